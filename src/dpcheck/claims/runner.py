@@ -1,0 +1,83 @@
+"""Selecting and running claims (``dpcheck verify``)."""
+
+from __future__ import annotations
+
+import fnmatch
+import time
+import traceback
+from dataclasses import dataclass
+from typing import Callable, Iterable
+
+from dpcheck.claims.model import SETTLED, Claim, Status, Verdict
+from dpcheck.errors import InputError
+
+
+@dataclass
+class Result:
+    """A claim with its verdict."""
+
+    claim: Claim
+    verdict: Verdict
+
+
+def select(claims: list[Claim], patterns: Iterable[str]) -> list[Claim]:
+    """Claims matching any pattern: an exact id, a glob ('liu2019.prop1.*'),
+    or a prefix ending at a dot boundary ('liu2019', 'liu2019.appB')."""
+    patterns = list(patterns)
+    if not patterns:
+        return list(claims)
+    chosen: list[Claim] = []
+    for pattern in patterns:
+        hits = [
+            c
+            for c in claims
+            if c.id == pattern
+            or fnmatch.fnmatchcase(c.id, pattern)
+            or c.id.startswith(pattern + ".")
+        ]
+        if not hits:
+            raise InputError(f"no claim matches {pattern!r} (see: dpcheck verify --list)")
+        chosen += [c for c in hits if c not in chosen]
+    order = {c.id: i for i, c in enumerate(claims)}
+    return sorted(chosen, key=lambda c: order[c.id])
+
+
+def run_one(claim: Claim) -> Result:
+    """Run a claim's check; a crash becomes an inconclusive verdict with the error."""
+    start = time.perf_counter()
+    try:
+        verdict = claim.check()
+    except Exception as exc:  # noqa: BLE001 - a crashing check must not stop the run
+        verdict = Verdict(
+            Status.INCONCLUSIVE,
+            "crashed",
+            {"crashed": True, "error": f"{type(exc).__name__}: {exc}",
+             "traceback": traceback.format_exc(limit=4)},
+        )
+    verdict.seconds = round(time.perf_counter() - start, 3)
+    if not verdict.reproduce:
+        verdict.reproduce = f"dpcheck verify {claim.id}"
+    return Result(claim, verdict)
+
+
+def run(claims: list[Claim], progress: Callable[[Claim], None] | None = None) -> list[Result]:
+    """Run the claims in order; ``progress`` is called before each one."""
+    results = []
+    for claim in claims:
+        if progress:
+            progress(claim)
+        results.append(run_one(claim))
+    return results
+
+
+def summary(results: list[Result]) -> dict[str, int]:
+    """Count of each status (all four always present)."""
+    counts = {s.value: 0 for s in Status}
+    for r in results:
+        counts[r.verdict.status.value] += 1
+    return counts
+
+
+def exit_code(results: list[Result]) -> int:
+    """0 when every verdict settles its claim, 1 otherwise (DESIGN.md)."""
+    return 0 if all(r.verdict.status in SETTLED for r in results) else 1
