@@ -31,9 +31,9 @@ relatively: quadrature cannot resolve e^{-10^6} against a value of order λ.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from fractions import Fraction
 from functools import lru_cache
-from typing import Callable
 
 import mpmath
 from mpmath import mpf
@@ -87,9 +87,7 @@ def split_points(a: mpf, b: mpf, s: mpf, lam: mpf, work: int) -> list[mpf]:
     return sorted(cuts)
 
 
-def _integrate(
-    g: Integrand, a: mpf, b: mpf, s: mpf, lam: mpf, work: int
-) -> tuple[mpf, mpf, mpf]:
+def _integrate(g: Integrand, a: mpf, b: mpf, s: mpf, lam: mpf, work: int) -> tuple[mpf, mpf, mpf]:
     """(∫_a^b g(x)·f(x) dx, Σ|pieces|, Σ error estimates) at the current precision.
 
     f is divided by its peak on [a, b] and by the width min(λ, b - a) of that
@@ -105,7 +103,7 @@ def _integrate(
 
     points = split_points(a, b, s, lam, work)
     total = scale = error = mpf(0)
-    for left, right in zip(points[:-1], points[1:]):
+    for left, right in zip(points[:-1], points[1:], strict=True):
         value, err = mpmath.quad(phi, [left, right], error=True)
         total += value
         scale += abs(value)
