@@ -40,9 +40,12 @@ def test_named_perturbations_are_refuted():
 
 
 @settings(max_examples=25, deadline=None, derandomize=True)
-@given(k=st.fractions(min_value=Fraction(-5), max_value=Fraction(5), max_denominator=50)
-       .filter(lambda q: q != 0),
-       term=st.sampled_from(["E0", "E1", "lam", "s*E0", "lam*E1**2"]))
+@given(
+    k=st.fractions(min_value=Fraction(-5), max_value=Fraction(5), max_denominator=50).filter(
+        lambda q: q != 0
+    ),
+    term=st.sampled_from(["E0", "E1", "lam", "s*E0", "lam*E1**2"]),
+)
 def test_random_perturbations_are_refuted(k, term):
     extra = {"E0": E0, "E1": E1, "lam": lam, "s*E0": s * E0, "lam*E1**2": lam * E1**2}[term]
     v = ck.identity(P.EQ6_MU1.expr + sp.Rational(k.numerator, k.denominator) * extra, MU1)
@@ -60,8 +63,9 @@ def test_chain_finds_the_inserted_error():
 
 def test_separable_argument_rejects_a_wrong_shape():
     t = sp.Symbol("t", positive=True)
-    ok, _ = ck.separable_argument(lf.normalised("truncated", "bias"), t * sp.exp(-t), "difference",
-                                  1 - sp.exp(-t))
+    ok, _ = ck.separable_argument(
+        lf.normalised("truncated", "bias"), t * sp.exp(-t), "difference", 1 - sp.exp(-t)
+    )
     assert not ok
     ok, _ = ck.separable_argument(lf.normalised("bit", "bias"), -sp.exp(-t) / 2, "difference")
     assert not ok  # decomposition exact would need G = e^-t/2, and -e^-t/2 is increasing

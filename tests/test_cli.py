@@ -16,8 +16,13 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def run(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "dpcheck", *args], capture_output=True, text=True,
-                          cwd=ROOT, timeout=300)
+    return subprocess.run(
+        [sys.executable, "-m", "dpcheck", *args],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=300,
+    )
 
 
 def test_list_prints_ids(capsys):
@@ -28,21 +33,43 @@ def test_list_prints_ids(capsys):
 
 def test_verify_json_contract(tmp_path):
     out = tmp_path / "v.json"
-    proc = run("verify", "liu2019.eq6.mu1", "liu2019.eq5.*", "--format", "json", "--output", str(out))
+    proc = run(
+        "verify", "liu2019.eq6.mu1", "liu2019.eq5.*", "--format", "json", "--output", str(out)
+    )
     assert proc.returncode == 0, proc.stderr
     data = json.loads(out.read_text())
     assert set(data) == {"claims", "summary"}
     assert [c["id"] for c in data["claims"]] == ["liu2019.eq5.bit_law", "liu2019.eq6.mu1"]
     for c in data["claims"]:
-        assert set(c) == {"id", "source", "statement", "status", "method", "evidence", "reproduce",
-                          "seconds"}
+        assert set(c) == {
+            "id",
+            "source",
+            "statement",
+            "status",
+            "method",
+            "evidence",
+            "reproduce",
+            "seconds",
+        }
     assert data["summary"] == {"proved": 1, "verified": 0, "refuted": 1, "inconclusive": 0}
 
 
 @pytest.mark.parametrize("fmt", ["table", "md", "tex"])
 def test_other_formats(fmt, capsys):
-    assert main(["verify", "liu2019.eq7.mu2", "--format", fmt, "--quiet",
-                 "--proofs", str(ROOT / "proofs")]) == 0
+    assert (
+        main(
+            [
+                "verify",
+                "liu2019.eq7.mu2",
+                "--format",
+                fmt,
+                "--quiet",
+                "--proofs",
+                str(ROOT / "proofs"),
+            ]
+        )
+        == 0
+    )
     out = capsys.readouterr().out
     assert "liu2019" in out and "proved" in out
 
@@ -53,12 +80,17 @@ def test_eval_matches_quadrature(capsys):
     from dpcheck.numeric.params import MechanismParams
     from dpcheck.numeric.quadrature import quad_quantity
 
-    assert main(["eval", "truncated.mse", "s=0.3", "c0=0", "c1=1", "lam=1/2", "--dps", "40",
-                 "--json"]) == 0
+    assert (
+        main(["eval", "truncated.mse", "s=0.3", "c0=0", "c1=1", "lam=1/2", "--dps", "40", "--json"])
+        == 0
+    )
     data = json.loads(capsys.readouterr().out)
     with mpmath.workdps(45):
-        ref = quad_quantity("truncated.mse", MechanismParams(Fraction(3, 10), Fraction(0), Fraction(1),
-                                                             Fraction(1, 2)), dps=45)
+        ref = quad_quantity(
+            "truncated.mse",
+            MechanismParams(Fraction(3, 10), Fraction(0), Fraction(1), Fraction(1, 2)),
+            dps=45,
+        )
         assert abs(mpmath.mpf(data["value"]) - ref) < mpmath.mpf(10) ** -38
 
 
@@ -79,7 +111,10 @@ BAD = [
     (["eval", "truncated.mean", "s0.5", "c0=0", "c1=1", "lam=1"], "'s0.5'"),
     (["eval", "truncated.mean", "s=0.5", "c0=0", "c1=1"], "lam"),
     (["eval", "truncated.mean", "s=0.5", "c0=0", "c1=1", "lam=1", "mu=2"], "'mu'"),
-    (["eval", "truncated.mean", "s=0.5", "c0=0", "c1=1", "epsilon=0", "sensitivity=1"], "epsilon=0"),
+    (
+        ["eval", "truncated.mean", "s=0.5", "c0=0", "c1=1", "epsilon=0", "sensitivity=1"],
+        "epsilon=0",
+    ),
     (["eval", "nope.mean", "s=0.5", "c0=0", "c1=1", "lam=1"], "'nope.mean'"),
     (["eval", "truncated.mean", "s=__import__('os')", "c0=0", "c1=1", "lam=1"], "__import__"),
     (["eval", "truncated.mean", "s=0.5", "c0=0", "c1=1", "lam=1", "--dps", "0"], "dps"),

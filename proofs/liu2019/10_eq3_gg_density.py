@@ -25,9 +25,16 @@ def total_mass(density: sp.Expr) -> sp.Expr:
 def _verdict(eq: P.Equation):  # type: ignore[no-untyped-def]
     mass = total_mass(eq.expr)
     points = [{p: Fraction(k), b: Fraction(1), mu: Fraction(0)} for k in (2, 1, 3, 4)]
-    v = ck.identity(mass, sp.Integer(1), lhs_name="integral of printed density", rhs_name="1",
-                    points=points, normalise=False, domain="all p > 0, b > 0, real mu",
-                    evidence={"printed": str(eq.expr), "latex": eq.latex, "note": eq.note})
+    v = ck.identity(
+        mass,
+        sp.Integer(1),
+        lhs_name="integral of printed density",
+        rhs_name="1",
+        points=points,
+        normalise=False,
+        domain="all p > 0, b > 0, real mu",
+        evidence={"printed": str(eq.expr), "latex": eq.latex, "note": eq.note},
+    )
     sigma2 = sp.Symbol("sigma2", positive=True)
     gauss = sp.exp(-((x - mu) ** 2) / (2 * sigma2)) / sp.sqrt(2 * sp.pi * sigma2)
     at2 = sp.simplify(eq.expr.subs(p, 2) - gauss.subs(sigma2, b**2 / 2))
@@ -46,8 +53,11 @@ def _verdict(eq: P.Equation):  # type: ignore[no-untyped-def]
     return v
 
 
-@claim("liu2019.eq3.gg_density", source="eq (3), 000",
-       statement=r"\frac{p}{2b\Gamma(1/p)}e^{-(|x-\mu|/b)^p}\text{ is a density; }p=2: N(\mu,b^2/2)")
+@claim(
+    "liu2019.eq3.gg_density",
+    source="eq (3), 000",
+    statement=r"\frac{p}{2b\Gamma(1/p)}e^{-(|x-\mu|/b)^p}\text{ is a density; }p=2: N(\mu,b^2/2)",
+)
 def gg_density():
     """The catalogued statement: 000's normaliser p/(2bΓ(1/p)) with exp(-(|x-μ|/b)^p).
 
@@ -56,8 +66,13 @@ def gg_density():
     """
     kernel = sp.exp(-((sp.Abs(x - mu) / b) ** p))
     normaliser = P.EQ3_GG_DENSITY.expr.subs(sp.exp((sp.Abs(x - mu) / b) ** p), 1)
-    eq = P.Equation(P.EQ3_GG_DENSITY.label, P.EQ3_GG_DENSITY.source, P.EQ3_GG_DENSITY.latex,
-                    normaliser * kernel, P.EQ3_GG_DENSITY.note)
+    eq = P.Equation(
+        P.EQ3_GG_DENSITY.label,
+        P.EQ3_GG_DENSITY.source,
+        P.EQ3_GG_DENSITY.latex,
+        normaliser * kernel,
+        P.EQ3_GG_DENSITY.note,
+    )
     v = _verdict(eq)
     literal = P.EQ3_GG_DENSITY.expr.subs({p: 2, b: 1, mu: 0})
     v.evidence["literal_000_latex"] = (
@@ -68,7 +83,10 @@ def gg_density():
     return v
 
 
-@claim("liu2019.eq3.gg_density_journal", source="eq (3), 002",
-       statement=r"\frac{p}{2b\Gamma(p/2)}e^{-(|x-\mu|/b)^p}\text{ is a density}")
+@claim(
+    "liu2019.eq3.gg_density_journal",
+    source="eq (3), 002",
+    statement=r"\frac{p}{2b\Gamma(p/2)}e^{-(|x-\mu|/b)^p}\text{ is a density}",
+)
 def gg_density_journal():
     return _verdict(P.EQ3_GG_DENSITY_JOURNAL)

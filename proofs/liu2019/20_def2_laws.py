@@ -18,9 +18,12 @@ from dpcheck.symbolic.symbols import c0, c1, lam, s, x
 INTERVAL = ("the printed law on [c0, c1]", "derived")
 
 
-@claim("liu2019.eq4.normalizer", source="eq (4)",
-       statement=r"\int_{c_0}^{c_1}\frac{e^{-|x-s|/\lambda}}"
-       r"{2\lambda(1-\frac12e^{-(c_1-s)/\lambda}-\frac12e^{(c_0-s)/\lambda})}dx=1")
+@claim(
+    "liu2019.eq4.normalizer",
+    source="eq (4)",
+    statement=r"\int_{c_0}^{c_1}\frac{e^{-|x-s|/\lambda}}"
+    r"{2\lambda(1-\frac12e^{-(c_1-s)/\lambda}-\frac12e^{(c_0-s)/\lambda})}dx=1",
+)
 def eq4_normalizer() -> Verdict:
     mass = laws.integrate_piece(sp.Integer(1), laws.Piece(c0, c1, P.EQ4_TRUNCATED_DENSITY.expr))
     v = ck.identity(mass, sp.Integer(1), lhs_name="integral of eq (4) over [c0, c1]", rhs_name="1")
@@ -47,15 +50,19 @@ def _compare_with_clamp() -> dict[str, Verdict]:
     }
 
 
-@claim("liu2019.eq5.bit_law", source="eq (5)",
-       statement=r"\tfrac12e^{-(s-c_0)/\lambda}\delta_{c_0}+\mathrm{Lap}(s,\lambda)|_{(c_0,c_1)}"
-       r"+(1-\tfrac12e^{-(c_1-s)/\lambda})\delta_{c_1}\text{ is a probability law, the law of clamping}")
+@claim(
+    "liu2019.eq5.bit_law",
+    source="eq (5)",
+    statement=r"\tfrac12e^{-(s-c_0)/\lambda}\delta_{c_0}+\mathrm{Lap}(s,\lambda)|_{(c_0,c_1)}"
+    r"+(1-\tfrac12e^{-(c_1-s)/\lambda})\delta_{c_1}\text{ is a probability law, the law of clamping}",
+)
 def eq5_bit_law() -> Verdict:
     total = laws.total_mass(_printed_bit_law())
     v = ck.identity(total, sp.Integer(1), lhs_name="total mass of eq (5)", rhs_name="1")
     parts = _compare_with_clamp()
     v.evidence["components vs the law of clamp(Lap(s, lambda))"] = {
-        k: {"status": p.status.value, "finding": p.evidence.get("finding")} for k, p in parts.items()
+        k: {"status": p.status.value, "finding": p.evidence.get("finding")}
+        for k, p in parts.items()
     }
     v.evidence["total mass"] = str(sp.simplify(total))
     if v.status is Status.REFUTED:
@@ -67,8 +74,11 @@ def eq5_bit_law() -> Verdict:
     return v
 
 
-@claim("liu2019.def2.rejection_law", source="§3.1",
-       statement=r"\text{redrawing Lap}(s,\lambda)\text{ until }s^*\in[c_0,c_1]\text{ has the law of eq (4)}")
+@claim(
+    "liu2019.def2.rejection_law",
+    source="§3.1",
+    statement=r"\text{redrawing Lap}(s,\lambda)\text{ until }s^*\in[c_0,c_1]\text{ has the law of eq (4)}",
+)
 def rejection_law() -> Verdict:
     k = sp.Symbol("k", integer=True, positive=True)
     q = sp.Symbol("q", positive=True)
@@ -79,27 +89,44 @@ def rejection_law() -> Verdict:
     if isinstance(geometric, sp.Piecewise):
         geometric = geometric.args[0][0]  # |1 - q| < 1 holds: 0 < q <= 1
     derived = laws.laplace_density() * geometric.subs(q, accept)
-    v = ck.identity(P.EQ4_TRUNCATED_DENSITY.expr, derived, lhs_name="eq (4)",
-                    rhs_name="density of the first accepted draw")
-    v.evidence["sum over draws"] = f"sum_k (1-q)^(k-1) f(x) = f(x)/q with q = P(c0<=X<=c1) = {accept}"
+    v = ck.identity(
+        P.EQ4_TRUNCATED_DENSITY.expr,
+        derived,
+        lhs_name="eq (4)",
+        rhs_name="density of the first accepted draw",
+    )
+    v.evidence["sum over draws"] = (
+        f"sum_k (1-q)^(k-1) f(x) = f(x)/q with q = P(c0<=X<=c1) = {accept}"
+    )
     v.method = "law of the first accepted draw summed symbolically; " + v.method
     return v
 
 
-@claim("liu2019.def2.clamp_law", source="§3.1",
-       statement=r"\min(\max(X,c_0),c_1),\ X\sim\mathrm{Lap}(s,\lambda)\text{ has the law of eq (5)}")
+@claim(
+    "liu2019.def2.clamp_law",
+    source="§3.1",
+    statement=r"\min(\max(X,c_0),c_1),\ X\sim\mathrm{Lap}(s,\lambda)\text{ has the law of eq (5)}",
+)
 def clamp_law() -> Verdict:
     parts = _compare_with_clamp()
     bad = [k for k, p in parts.items() if p.status is Status.REFUTED]
     evidence = {k: p.evidence for k, p in parts.items()}
     if bad:
-        evidence["finding"] = (f"differs in the {', '.join(bad)}: clamping puts P(X >= c1) = "
-                               "exp(-(c1-s)/lambda)/2 at c1, eq (5) prints 1 - exp(-(c1-s)/lambda)/2")
-        return Verdict(Status.REFUTED, "each component compared with the derived law of the clamp; "
-                       "difference confirmed in ball arithmetic", evidence)
+        evidence["finding"] = (
+            f"differs in the {', '.join(bad)}: clamping puts P(X >= c1) = "
+            "exp(-(c1-s)/lambda)/2 at c1, eq (5) prints 1 - exp(-(c1-s)/lambda)/2"
+        )
+        return Verdict(
+            Status.REFUTED,
+            "each component compared with the derived law of the clamp; "
+            "difference confirmed in ball arithmetic",
+            evidence,
+        )
     if all(p.status is Status.PROVED for p in parts.values()):
         evidence["finding"] = "every component equals the law of the clamp"
-        return Verdict(Status.PROVED, "exact comparison of each component", evidence, domain=ck.DOMAIN)
+        return Verdict(
+            Status.PROVED, "exact comparison of each component", evidence, domain=ck.DOMAIN
+        )
     return Verdict(Status.INCONCLUSIVE, "some component undecided", evidence)
 
 
@@ -114,21 +141,35 @@ def _density_limit(density: sp.Expr) -> sp.Expr:
     return values
 
 
-@claim("liu2019.sec31.limit_uniform", source="§3.1",
-       statement=r"\lambda\to\infty:\ \text{truncated law}\to\mathrm{Unif}(c_0,c_1)")
+@claim(
+    "liu2019.sec31.limit_uniform",
+    source="§3.1",
+    statement=r"\lambda\to\infty:\ \text{truncated law}\to\mathrm{Unif}(c_0,c_1)",
+)
 def limit_uniform() -> Verdict:
     left, right = _density_limit(lf.law("truncated").pieces[0].density)
     uniform = 1 / (c1 - c0)
     ok = sp.simplify(left - uniform) == 0 and sp.simplify(right - uniform) == 0
-    ev = {"limit of the density left of s": str(left), "right of s": str(right),
-          "finding": f"the density tends to {uniform} at every point of [c0, c1]" if ok else "no"}
+    ev = {
+        "limit of the density left of s": str(left),
+        "right of s": str(right),
+        "finding": f"the density tends to {uniform} at every point of [c0, c1]" if ok else "no",
+    }
     status = Status.PROVED if ok else Status.INCONCLUSIVE
-    return Verdict(status, "SymPy limit λ → ∞ of the derived density, pointwise (Scheffé: the laws "
-                   "converge in total variation)", ev, domain="c0 < c1, c0 <= s <= c1, every x in [c0, c1]")
+    return Verdict(
+        status,
+        "SymPy limit λ → ∞ of the derived density, pointwise (Scheffé: the laws "
+        "converge in total variation)",
+        ev,
+        domain="c0 < c1, c0 <= s <= c1, every x in [c0, c1]",
+    )
 
 
-@claim("liu2019.sec31.limit_two_point", source="§3.1",
-       statement=r"\lambda\to\infty:\ \text{BIT law}\to\tfrac12\delta_{c_0}+\tfrac12\delta_{c_1}")
+@claim(
+    "liu2019.sec31.limit_two_point",
+    source="§3.1",
+    statement=r"\lambda\to\infty:\ \text{BIT law}\to\tfrac12\delta_{c_0}+\tfrac12\delta_{c_1}",
+)
 def limit_two_point() -> Verdict:
     z = sp.Symbol("z", positive=True)
     bit = lf.law("bit")
@@ -136,20 +177,39 @@ def limit_two_point() -> Verdict:
         "mass at c0": sp.limit(bit.atoms[0].mass.subs(lam, 1 / z), z, 0, "+"),
         "mass at c1": sp.limit(bit.atoms[1].mass.subs(lam, 1 / z), z, 0, "+"),
         "mass inside (c0, c1)": sp.limit(lf.normaliser().subs(lam, 1 / z), z, 0, "+"),
-        "eq (5) printed mass at c1": sp.limit(P.EQ5_BIT_MASS_UPPER.expr.subs(lam, 1 / z), z, 0, "+"),
+        "eq (5) printed mass at c1": sp.limit(
+            P.EQ5_BIT_MASS_UPPER.expr.subs(lam, 1 / z), z, 0, "+"
+        ),
     }
     half = sp.Rational(1, 2)
-    ok = lims["mass at c0"] == half and lims["mass at c1"] == half and lims["mass inside (c0, c1)"] == 0
+    ok = (
+        lims["mass at c0"] == half
+        and lims["mass at c1"] == half
+        and lims["mass inside (c0, c1)"] == 0
+    )
     ev = {k: str(v) for k, v in lims.items()}
-    ev["finding"] = ("masses 1/2 at c0 and at c1, nothing inside: a two-point law (eq (5)'s wrong "
-                     "upper mass also tends to 1/2)") if ok else "limit differs"
-    return Verdict(Status.PROVED if ok else Status.REFUTED, "SymPy limits λ → ∞ of the derived masses",
-                   ev, domain="c0 < c1, c0 <= s <= c1")
+    ev["finding"] = (
+        (
+            "masses 1/2 at c0 and at c1, nothing inside: a two-point law (eq (5)'s wrong "
+            "upper mass also tends to 1/2)"
+        )
+        if ok
+        else "limit differs"
+    )
+    return Verdict(
+        Status.PROVED if ok else Status.REFUTED,
+        "SymPy limits λ → ∞ of the derived masses",
+        ev,
+        domain="c0 < c1, c0 <= s <= c1",
+    )
 
 
-@claim("liu2019.remark1.sum_bounds", source="Remark 1",
-       statement=r"s_1+s_2=c:\ s_1\in[\max(c-c_{12},c_{01}),\min(c-c_{02},c_{11})],\ "
-       r"s_2\in[\max(c-c_{11},c_{02}),\min(c-c_{01},c_{12})]")
+@claim(
+    "liu2019.remark1.sum_bounds",
+    source="Remark 1",
+    statement=r"s_1+s_2=c:\ s_1\in[\max(c-c_{12},c_{01}),\min(c-c_{02},c_{11})],\ "
+    r"s_2\in[\max(c-c_{11},c_{02}),\min(c-c_{01},c_{12})]",
+)
 def sum_bounds() -> Verdict:
     c, c01, c11, c02, c12 = P.c, P.c01, P.c11, P.c02, P.c12
     s1 = sp.Symbol("s1", real=True)
@@ -177,8 +237,11 @@ def sum_bounds() -> Verdict:
     for b01, b11, b02, b12, cc in product(grid, repeat=5):
         if b01 > b11 or b02 > b12:
             continue
-        feasible1 = [Fraction(k, 2) for k in range(-12, 13)
-                     if b01 <= Fraction(k, 2) <= b11 and b02 <= cc - Fraction(k, 2) <= b12]
+        feasible1 = [
+            Fraction(k, 2)
+            for k in range(-12, 13)
+            if b01 <= Fraction(k, 2) <= b11 and b02 <= cc - Fraction(k, 2) <= b12
+        ]
         env = {c: cc, c01: b01, c11: b11, c02: b02, c12: b12}
         p_lo1, p_hi1 = (Fraction(str(e.subs(env))) for e in (lo1, hi1))
         p_lo2, p_hi2 = (Fraction(str(e.subs(env))) for e in (lo2, hi2))
@@ -189,11 +252,19 @@ def sum_bounds() -> Verdict:
         if feasible1 != want1 or got2 != want2:
             mismatches.append(env)
     ok = all(steps.values()) and all(symbolic.values()) and not mismatches
-    ev = {"equivalences": steps, "printed vs intersection": symbolic,
-          "grid cases checked": checked, "grid mismatches": [ck.point_str(m) for m in mismatches[:3]],
-          "finding": "both printed ranges are exactly the feasible sets (empty when lower > upper)"
-          if ok else "mismatch"}
-    return Verdict(Status.PROVED if ok else Status.REFUTED,
-                   "linear inequalities rewritten as checked identities; the intersection of two "
-                   "intervals is [max of lowers, min of uppers]; exhaustive half-integer grid as a second route",
-                   ev, domain="all real c, c01 <= c11, c02 <= c12")
+    ev = {
+        "equivalences": steps,
+        "printed vs intersection": symbolic,
+        "grid cases checked": checked,
+        "grid mismatches": [ck.point_str(m) for m in mismatches[:3]],
+        "finding": "both printed ranges are exactly the feasible sets (empty when lower > upper)"
+        if ok
+        else "mismatch",
+    }
+    return Verdict(
+        Status.PROVED if ok else Status.REFUTED,
+        "linear inequalities rewritten as checked identities; the intersection of two "
+        "intervals is [max of lowers, min of uppers]; exhaustive half-integer grid as a second route",
+        ev,
+        domain="all real c, c01 <= c11, c02 <= c12",
+    )

@@ -20,61 +20,82 @@ from dpcheck.papers import liu2019 as P
 from dpcheck.symbolic import laplace_family as lf
 from dpcheck.symbolic import signs
 from dpcheck.symbolic.rational import is_identically_zero
-from dpcheck.symbolic.symbols import c0, c1, lam, s, t0, t1
+from dpcheck.symbolic.symbols import c0, c1, lam, s
 
 t = sp.Symbol("t", positive=True)
 #: the separable forms: truncated bias/λ, BIT bias/λ, and their difference
-H_DEN = 1 - sp.exp(-t)            # 2 - e^{-t0} - e^{-t1} = H(t0) + H(t1)
-G_TRUNC = (1 + t) * sp.exp(-t)    # truncated bias/λ = (G(t0) - G(t1)) / (H(t0) + H(t1))
-G_BIT = sp.exp(-t) / 2            # BIT bias/λ = G(t0) - G(t1)
-G_GAP = t * sp.exp(-t) + sp.exp(-2 * t) / 2   # (μ1 - μ2)/λ = (G(t0) - G(t1)) / (H(t0) + H(t1))
+H_DEN = 1 - sp.exp(-t)  # 2 - e^{-t0} - e^{-t1} = H(t0) + H(t1)
+G_TRUNC = (1 + t) * sp.exp(-t)  # truncated bias/λ = (G(t0) - G(t1)) / (H(t0) + H(t1))
+G_BIT = sp.exp(-t) / 2  # BIT bias/λ = G(t0) - G(t1)
+G_GAP = t * sp.exp(-t) + sp.exp(-2 * t) / 2  # (μ1 - μ2)/λ = (G(t0) - G(t1)) / (H(t0) + H(t1))
 
 
-@claim("liu2019.eq6.mu1", source="eq (6)",
-       statement=r"\mu_1=s+\frac{\frac{\lambda-c_0+s}{2}e^{(c_0-s)/\lambda}-\frac{\lambda+c_1-s}{2}"
-       r"e^{(s-c_1)/\lambda}}{1-\frac12e^{(c_0-s)/\lambda}-\frac12e^{(s-c_1)/\lambda}}")
+@claim(
+    "liu2019.eq6.mu1",
+    source="eq (6)",
+    statement=r"\mu_1=s+\frac{\frac{\lambda-c_0+s}{2}e^{(c_0-s)/\lambda}-\frac{\lambda+c_1-s}{2}"
+    r"e^{(s-c_1)/\lambda}}{1-\frac12e^{(c_0-s)/\lambda}-\frac12e^{(s-c_1)/\lambda}}",
+)
 def eq6() -> Verdict:
-    return ck.identity(P.EQ6_MU1.expr, lf.quantity("truncated", "mean"),
-                       rhs_name="derived E s* (truncated)")
+    return ck.identity(
+        P.EQ6_MU1.expr, lf.quantity("truncated", "mean"), rhs_name="derived E s* (truncated)"
+    )
 
 
-@claim("liu2019.eq7.mu2", source="eq (7)",
-       statement=r"\mu_2=s+\frac{\lambda}{2}\left[e^{(c_0-s)/\lambda}-e^{(s-c_1)/\lambda}\right]")
+@claim(
+    "liu2019.eq7.mu2",
+    source="eq (7)",
+    statement=r"\mu_2=s+\frac{\lambda}{2}\left[e^{(c_0-s)/\lambda}-e^{(s-c_1)/\lambda}\right]",
+)
 def eq7() -> Verdict:
     return ck.identity(P.EQ7_MU2.expr, lf.quantity("bit", "mean"), rhs_name="derived E s* (BIT)")
 
 
 def _bias_arguments() -> dict[str, tuple[bool, dict]]:
     return {
-        "truncated": ck.separable_argument(lf.normalised("truncated", "bias"), G_TRUNC,
-                                           "difference", H_DEN),
+        "truncated": ck.separable_argument(
+            lf.normalised("truncated", "bias"), G_TRUNC, "difference", H_DEN
+        ),
         "bit": ck.separable_argument(lf.normalised("bit", "bias"), G_BIT, "difference"),
     }
 
 
-@claim("liu2019.prop1.a", source="Prop 1(a)",
-       statement=r"\mu_1=\mu_2=s\iff c_0+c_1=2s")
+@claim("liu2019.prop1.a", source="Prop 1(a)", statement=r"\mu_1=\mu_2=s\iff c_0+c_1=2s")
 def prop1_a() -> Verdict:
     args = _bias_arguments()
     ok = all(a[0] for a in args.values())
     ev = {k: a[1] for k, a in args.items()}
-    ev["finding"] = ("each bias is λ·(G(t0) - G(t1))/den with G strictly decreasing and den > 0, so it "
-                     "vanishes iff t0 = t1, i.e. s - c0 = c1 - s, i.e. c0 + c1 = 2s")
-    return Verdict(Status.PROVED if ok else Status.INCONCLUSIVE,
-                   "exact separable form + machine-checked monotonicity (signs.prove_negative)", ev,
-                   domain=ck.DOMAIN)
+    ev["finding"] = (
+        "each bias is λ·(G(t0) - G(t1))/den with G strictly decreasing and den > 0, so it "
+        "vanishes iff t0 = t1, i.e. s - c0 = c1 - s, i.e. c0 + c1 = 2s"
+    )
+    return Verdict(
+        Status.PROVED if ok else Status.INCONCLUSIVE,
+        "exact separable form + machine-checked monotonicity (signs.prove_negative)",
+        ev,
+        domain=ck.DOMAIN,
+    )
 
 
-@claim("liu2019.prop1.b", source="Prop 1(b)",
-       statement=r"(\mu_1-s)(\mu_2-s)\ge0;\ \mu_i-s\ge0\text{ if }s-c_0\le c_1-s,\ \le0\text{ if }s-c_0\ge c_1-s")
+@claim(
+    "liu2019.prop1.b",
+    source="Prop 1(b)",
+    statement=r"(\mu_1-s)(\mu_2-s)\ge0;\ \mu_i-s\ge0\text{ if }s-c_0\le c_1-s,\ \le0\text{ if }s-c_0\ge c_1-s",
+)
 def prop1_b() -> Verdict:
     args = _bias_arguments()
     ok = all(a[0] for a in args.values())
     ev = {k: a[1] for k, a in args.items()}
-    ev["finding"] = ("sign(μ_i - s) = sign(t1 - t0) = sign((c1 - s) - (s - c0)) for both mechanisms, "
-                     "so the product is >= 0 (0 exactly at the midpoint)")
-    return Verdict(Status.PROVED if ok else Status.INCONCLUSIVE,
-                   "exact separable form + machine-checked monotonicity", ev, domain=ck.DOMAIN)
+    ev["finding"] = (
+        "sign(μ_i - s) = sign(t1 - t0) = sign((c1 - s) - (s - c0)) for both mechanisms, "
+        "so the product is >= 0 (0 exactly at the midpoint)"
+    )
+    return Verdict(
+        Status.PROVED if ok else Status.INCONCLUSIVE,
+        "exact separable form + machine-checked monotonicity",
+        ev,
+        domain=ck.DOMAIN,
+    )
 
 
 @claim("liu2019.prop1.c", source="Prop 1(c)", statement=r"|\mu_1-s|\ge|\mu_2-s|")
@@ -83,17 +104,28 @@ def prop1_c() -> Verdict:
     ok_gap, ev_gap = ck.separable_argument(gap, G_GAP, "difference", H_DEN)
     args = _bias_arguments()
     ok = ok_gap and all(a[0] for a in args.values())
-    ev = {"(mu1 - mu2)/lambda": ev_gap, "bias signs": {k: a[1]["decomposition"] for k, a in args.items()}}
-    ev["finding"] = ("μ1 - μ2 = λ(f(t0) - f(t1))/den with f(t) = t e^-t + e^-2t/2 strictly decreasing: "
-                     "μ1 - μ2 has the sign of t1 - t0, the same as both biases (Prop 1(b)), so "
-                     "|μ1 - s| >= |μ2 - s|, with equality only at the midpoint")
-    return Verdict(Status.PROVED if ok else Status.INCONCLUSIVE,
-                   "exact separable form of μ1 - μ2 + machine-checked monotonicity, combined with 1(b)",
-                   ev, domain=ck.DOMAIN)
+    ev = {
+        "(mu1 - mu2)/lambda": ev_gap,
+        "bias signs": {k: a[1]["decomposition"] for k, a in args.items()},
+    }
+    ev["finding"] = (
+        "μ1 - μ2 = λ(f(t0) - f(t1))/den with f(t) = t e^-t + e^-2t/2 strictly decreasing: "
+        "μ1 - μ2 has the sign of t1 - t0, the same as both biases (Prop 1(b)), so "
+        "|μ1 - s| >= |μ2 - s|, with equality only at the midpoint"
+    )
+    return Verdict(
+        Status.PROVED if ok else Status.INCONCLUSIVE,
+        "exact separable form of μ1 - μ2 + machine-checked monotonicity, combined with 1(b)",
+        ev,
+        domain=ck.DOMAIN,
+    )
 
 
-@claim("liu2019.prop1.local_bounds", source="after Prop 1",
-       statement=r"[s-m,s+m],\ m=\min(s-c_0,c_1-s)\text{ make both mechanisms unbiased}")
+@claim(
+    "liu2019.prop1.local_bounds",
+    source="after Prop 1",
+    statement=r"[s-m,s+m],\ m=\min(s-c_0,c_1-s)\text{ make both mechanisms unbiased}",
+)
 def local_bounds() -> Verdict:
     m = sp.Symbol("m", positive=True)
     ev = {}
@@ -104,27 +136,45 @@ def local_bounds() -> Verdict:
         ev[f"{mech} bias with c0 = s - m, c1 = s + m"] = "0 exactly" if zero else str(bias)
         ok = ok and zero
     ev["finding"] = "both biases are exactly 0 for bounds symmetric about s (any m > 0)"
-    ev["note"] = "needs c0 < s < c1 (m > 0); the bounds depend on s, so they cost privacy (as the paper says)"
-    return Verdict(Status.PROVED if ok else Status.REFUTED, "exact substitution into the derived biases",
-                   ev, domain="c0 < s < c1, lambda > 0")
+    ev["note"] = (
+        "needs c0 < s < c1 (m > 0); the bounds depend on s, so they cost privacy (as the paper says)"
+    )
+    return Verdict(
+        Status.PROVED if ok else Status.REFUTED,
+        "exact substitution into the derived biases",
+        ev,
+        domain="c0 < s < c1, lambda > 0",
+    )
 
 
-@claim("liu2019.remark2.budget_split", source="Remark 2, eq (8)",
-       statement=r"\frac{\delta_{1j}}{w_j\epsilon}=\frac{\delta_1}{\epsilon},\ w_j=\delta_{1j}/\delta_1")
+@claim(
+    "liu2019.remark2.budget_split",
+    source="Remark 2, eq (8)",
+    statement=r"\frac{\delta_{1j}}{w_j\epsilon}=\frac{\delta_1}{\epsilon},\ w_j=\delta_{1j}/\delta_1",
+)
 def budget_split() -> Verdict:
     from dpcheck.symbolic.symbols import delta1, epsilon
 
     lhs = P.EQ8_SCALE_LHS.expr
     rhs_printed = P.EQ8_SCALE_RHS.expr
     read = {P.delta: delta1, P.delta_j: P.delta_1j}
-    v = ck.identity(rhs_printed.subs(read), delta1 / epsilon, lhs_name="delta_1j/(w_j eps)",
-                    rhs_name="delta_1/eps", normalise=False,
-                    domain="all positive delta_1j, delta_1, epsilon")
+    v = ck.identity(
+        rhs_printed.subs(read),
+        delta1 / epsilon,
+        lhs_name="delta_1j/(w_j eps)",
+        rhs_name="delta_1/eps",
+        normalise=False,
+        domain="all positive delta_1j, delta_1, epsilon",
+    )
     v.evidence["eq (8) left scale = delta_1/eps"] = sp.simplify(lhs - delta1 / epsilon) == 0
-    v.evidence["notation"] = ("the paper's w_j = delta_1j/delta uses an undefined delta, and Remark 2 "
-                              "writes delta_j for delta_1j; read as delta = delta_1, delta_j = delta_1j")
-    v.evidence["finding"] = ("every coordinate gets the same scale delta_1/eps: the split is exact "
-                             "(with the notation read as delta = delta_1)")
+    v.evidence["notation"] = (
+        "the paper's w_j = delta_1j/delta uses an undefined delta, and Remark 2 "
+        "writes delta_j for delta_1j; read as delta = delta_1, delta_j = delta_1j"
+    )
+    v.evidence["finding"] = (
+        "every coordinate gets the same scale delta_1/eps: the split is exact "
+        "(with the notation read as delta = delta_1)"
+    )
     return v
 
 
@@ -137,43 +187,66 @@ def _one_sided(side: str, eq_mu1: P.Equation, eq_mu2: P.Equation) -> Verdict:
     ok = v1.status is Status.PROVED and v2.status is Status.PROVED
     bad = v1.status is Status.REFUTED or v2.status is Status.REFUTED
     limit = "c1 → ∞" if side == "lower" else "c0 → -∞"
-    ev["finding"] = f"both printed means equal the limits {limit} of the derived means" if ok else (
-        "a printed one-sided mean differs from the limit")
+    ev["finding"] = (
+        f"both printed means equal the limits {limit} of the derived means"
+        if ok
+        else ("a printed one-sided mean differs from the limit")
+    )
     status = Status.PROVED if ok else (Status.REFUTED if bad else Status.INCONCLUSIVE)
-    return Verdict(status, f"SymPy limit {limit} of the derived normalised bias, then exact comparison", ev,
-                   domain="c0 <= s (lower) or s <= c1 (upper), lambda > 0")
+    return Verdict(
+        status,
+        f"SymPy limit {limit} of the derived normalised bias, then exact comparison",
+        ev,
+        domain="c0 <= s (lower) or s <= c1 (upper), lambda > 0",
+    )
 
 
-@claim("liu2019.eq9.one_sided_lower", source="eq (9)",
-       statement=r"[c_0,\infty):\ \mu_1=s+\frac{\frac{\lambda-c_0+s}{2}e^{(c_0-s)/\lambda}}"
-       r"{1-\frac12e^{(c_0-s)/\lambda}},\ \mu_2=s+\frac\lambda2e^{(c_0-s)/\lambda}")
+@claim(
+    "liu2019.eq9.one_sided_lower",
+    source="eq (9)",
+    statement=r"[c_0,\infty):\ \mu_1=s+\frac{\frac{\lambda-c_0+s}{2}e^{(c_0-s)/\lambda}}"
+    r"{1-\frac12e^{(c_0-s)/\lambda}},\ \mu_2=s+\frac\lambda2e^{(c_0-s)/\lambda}",
+)
 def eq9() -> Verdict:
     return _one_sided("lower", P.EQ9_MU1, P.EQ9_MU2)
 
 
-@claim("liu2019.eq10.one_sided_upper", source="eq (10)",
-       statement=r"(-\infty,c_1]:\ \mu_1=s-\frac{\frac{\lambda+c_1-s}{2}e^{(s-c_1)/\lambda}}"
-       r"{1-\frac12e^{(s-c_1)/\lambda}},\ \mu_2=s-\frac\lambda2e^{(s-c_1)/\lambda}")
+@claim(
+    "liu2019.eq10.one_sided_upper",
+    source="eq (10)",
+    statement=r"(-\infty,c_1]:\ \mu_1=s-\frac{\frac{\lambda+c_1-s}{2}e^{(s-c_1)/\lambda}}"
+    r"{1-\frac12e^{(s-c_1)/\lambda}},\ \mu_2=s-\frac\lambda2e^{(s-c_1)/\lambda}",
+)
 def eq10() -> Verdict:
     return _one_sided("upper", P.EQ10_MU1, P.EQ10_MU2)
 
 
 def _gap(side: str, eq: P.Equation) -> Verdict:
     derived = lf.one_sided("truncated", "bias", side) - lf.one_sided("bit", "bias", side)
-    return ck.identity(eq.expr, derived, rhs_name="derived mu1 - mu2 (one-sided)",
-                       domain="c0 <= s (lower) or s <= c1 (upper), lambda > 0")
+    return ck.identity(
+        eq.expr,
+        derived,
+        rhs_name="derived mu1 - mu2 (one-sided)",
+        domain="c0 <= s (lower) or s <= c1 (upper), lambda > 0",
+    )
 
 
-@claim("liu2019.remark3.gap_lower", source="Remark 3",
-       statement=r"[c_0,\infty):\ \mu_1-\mu_2=\Big[\frac{1-(c_0-s)/\lambda}{1-e^{(c_0-s)/\lambda}/2}-1\Big]"
-       r"\frac\lambda2e^{(c_0-s)/\lambda}")
+@claim(
+    "liu2019.remark3.gap_lower",
+    source="Remark 3",
+    statement=r"[c_0,\infty):\ \mu_1-\mu_2=\Big[\frac{1-(c_0-s)/\lambda}{1-e^{(c_0-s)/\lambda}/2}-1\Big]"
+    r"\frac\lambda2e^{(c_0-s)/\lambda}",
+)
 def gap_lower() -> Verdict:
     return _gap("lower", P.REMARK3_GAP_LOWER)
 
 
-@claim("liu2019.remark3.gap_upper", source="Remark 3",
-       statement=r"(-\infty,c_1]:\ \mu_1-\mu_2=\Big[1-\frac{1+(c_1-s)/\lambda}{1-e^{(s-c_1)/\lambda}/2}\Big]"
-       r"\frac\lambda2e^{(s-c_1)/\lambda}")
+@claim(
+    "liu2019.remark3.gap_upper",
+    source="Remark 3",
+    statement=r"(-\infty,c_1]:\ \mu_1-\mu_2=\Big[1-\frac{1+(c_1-s)/\lambda}{1-e^{(s-c_1)/\lambda}/2}\Big]"
+    r"\frac\lambda2e^{(s-c_1)/\lambda}",
+)
 def gap_upper() -> Verdict:
     return _gap("upper", P.REMARK3_GAP_UPPER)
 
@@ -204,8 +277,11 @@ def _range_claim(side: str, pairs: list[tuple[P.Equation, str]]) -> Verdict:
                 sg = rigorous.sign(diff, {t: tv})
                 if sg is not None and sg <= 0:
                     val = rigorous.arb_eval(e_t, {t: tv})
-                    entry[f"{kind} bound"] = {"fails at t": str(tv), "value": ck.fmt(val),
-                                              "bound": str(bound)}
+                    entry[f"{kind} bound"] = {
+                        "fails at t": str(tv),
+                        "value": ck.fmt(val),
+                        "bound": str(bound),
+                    }
                     refuted = True
                     break
             else:
@@ -213,29 +289,51 @@ def _range_claim(side: str, pairs: list[tuple[P.Equation, str]]) -> Verdict:
         ev[tag] = entry
     what = "(s - c0)/λ" if side == "lower" else "(c1 - s)/λ"
     if refuted:
-        ev["finding"] = (f"a printed range fails (t = {what}; e.g. at t = 1); the true range of "
-                         "1 - e^-t/2 is (1/2, 1)")
-        return Verdict(Status.REFUTED, "sign certificates in t; failure confirmed in ball arithmetic", ev,
-                       reproduce=f"dpcheck verify liu2019.remark3.range_{side} --format json")
+        ev["finding"] = (
+            f"a printed range fails (t = {what}; e.g. at t = 1); the true range of "
+            "1 - e^-t/2 is (1/2, 1)"
+        )
+        return Verdict(
+            Status.REFUTED,
+            "sign certificates in t; failure confirmed in ball arithmetic",
+            ev,
+            reproduce=f"dpcheck verify liu2019.remark3.range_{side} --format json",
+        )
     ok = all(isinstance(v, dict) and "undecided" not in str(v) for v in ev.values())
     ev["finding"] = "all printed ranges hold"
-    return Verdict(Status.PROVED if ok else Status.INCONCLUSIVE, "sign certificates in t", ev,
-                   domain=f"t = {what} > 0")
+    return Verdict(
+        Status.PROVED if ok else Status.INCONCLUSIVE,
+        "sign certificates in t",
+        ev,
+        domain=f"t = {what} > 0",
+    )
 
 
-@claim("liu2019.remark3.range_lower", source="Remark 3",
-       statement=r"s>c_0:\ 0<1-e^{(c_0-s)/\lambda}/2<1/2,\ 1-(c_0-s)/\lambda>1")
+@claim(
+    "liu2019.remark3.range_lower",
+    source="Remark 3",
+    statement=r"s>c_0:\ 0<1-e^{(c_0-s)/\lambda}/2<1/2,\ 1-(c_0-s)/\lambda>1",
+)
 def range_lower() -> Verdict:
-    return _range_claim("lower", [(P.REMARK3_LOWER_DENOMINATOR, "denominator"),
-                                  (P.REMARK3_LOWER_FACTOR, "factor")])
+    return _range_claim(
+        "lower", [(P.REMARK3_LOWER_DENOMINATOR, "denominator"), (P.REMARK3_LOWER_FACTOR, "factor")]
+    )
 
 
-@claim("liu2019.remark3.range_upper", source="Remark 3",
-       statement=r"s<c_1:\ 0<1-e^{(s-c_1)/\lambda}/2<1/2,\ 1+(c_1-s)/\lambda>1")
+@claim(
+    "liu2019.remark3.range_upper",
+    source="Remark 3",
+    statement=r"s<c_1:\ 0<1-e^{(s-c_1)/\lambda}/2<1/2,\ 1+(c_1-s)/\lambda>1",
+)
 def range_upper() -> Verdict:
-    return _range_claim("upper", [(P.REMARK3_UPPER_DENOMINATOR_JOURNAL, "denominator (002)"),
-                                  (P.REMARK3_UPPER_DENOMINATOR, "denominator (000, exp((c1-s)/λ))"),
-                                  (P.REMARK3_UPPER_FACTOR, "factor")])
+    return _range_claim(
+        "upper",
+        [
+            (P.REMARK3_UPPER_DENOMINATOR_JOURNAL, "denominator (002)"),
+            (P.REMARK3_UPPER_DENOMINATOR, "denominator (000, exp((c1-s)/λ))"),
+            (P.REMARK3_UPPER_FACTOR, "factor"),
+        ],
+    )
 
 
 def _gap_sign(side: str, eq: P.Equation, sign: int) -> Verdict:
@@ -243,18 +341,33 @@ def _gap_sign(side: str, eq: P.Equation, sign: int) -> Verdict:
     steps = signs.prove_positive(sign * e_t, t)
     at0 = sp.simplify(e_t.subs(t, 0))
     ok = steps is not None and sign * at0 > 0
-    ev = {"gap/lambda in t": str(e_t), "proof for t > 0": steps or "not shown", "value at t = 0": str(at0)}
-    ev["finding"] = (f"the printed gap is {'> 0' if sign > 0 else '< 0'} for every t >= 0"
-                     if ok else "sign not established")
-    return Verdict(Status.PROVED if ok else Status.INCONCLUSIVE, "sign certificate in t (signs.prove_positive)",
-                   ev, domain="s >= c0 (lower) / s <= c1 (upper), lambda > 0")
+    ev = {
+        "gap/lambda in t": str(e_t),
+        "proof for t > 0": steps or "not shown",
+        "value at t = 0": str(at0),
+    }
+    ev["finding"] = (
+        f"the printed gap is {'> 0' if sign > 0 else '< 0'} for every t >= 0"
+        if ok
+        else "sign not established"
+    )
+    return Verdict(
+        Status.PROVED if ok else Status.INCONCLUSIVE,
+        "sign certificate in t (signs.prove_positive)",
+        ev,
+        domain="s >= c0 (lower) / s <= c1 (upper), lambda > 0",
+    )
 
 
-@claim("liu2019.remark3.gap_lower_sign", source="Remark 3", statement=r"[c_0,\infty):\ \mu_1-\mu_2>0")
+@claim(
+    "liu2019.remark3.gap_lower_sign", source="Remark 3", statement=r"[c_0,\infty):\ \mu_1-\mu_2>0"
+)
 def gap_lower_sign() -> Verdict:
     return _gap_sign("lower", P.REMARK3_GAP_LOWER, 1)
 
 
-@claim("liu2019.remark3.gap_upper_sign", source="Remark 3", statement=r"(-\infty,c_1]:\ \mu_1-\mu_2<0")
+@claim(
+    "liu2019.remark3.gap_upper_sign", source="Remark 3", statement=r"(-\infty,c_1]:\ \mu_1-\mu_2<0"
+)
 def gap_upper_sign() -> Verdict:
     return _gap_sign("upper", P.REMARK3_GAP_UPPER, -1)

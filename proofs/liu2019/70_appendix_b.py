@@ -10,7 +10,6 @@ from dpcheck.claims.registry import claim
 from dpcheck.numeric import rigorous
 from dpcheck.papers import liu2019 as P
 from dpcheck.symbolic import laplace_family as lf
-from dpcheck.symbolic.rational import denormalise
 from dpcheck.symbolic.symbols import lam, p1, p2, s
 
 t = sp.Symbol("t", positive=True)
@@ -20,59 +19,103 @@ def _all(verdicts: dict[str, Verdict], finding_ok: str) -> Verdict:
     ev = {k: {"status": v.status.value, **v.evidence} for k, v in verdicts.items()}
     bad = [k for k, v in verdicts.items() if v.status is Status.REFUTED]
     if bad:
-        ev["finding"] = "wrong: " + "; ".join(f"{k} ({verdicts[k].evidence.get('finding')})" for k in bad)
-        return Verdict(Status.REFUTED, "exact comparison with the derivation; confirmed in ball arithmetic", ev)
+        ev["finding"] = "wrong: " + "; ".join(
+            f"{k} ({verdicts[k].evidence.get('finding')})" for k in bad
+        )
+        return Verdict(
+            Status.REFUTED, "exact comparison with the derivation; confirmed in ball arithmetic", ev
+        )
     if all(v.status is Status.PROVED for v in verdicts.values()):
         ev["finding"] = finding_ok
-        return Verdict(Status.PROVED, "exact symbolic reduction of each difference to 0", ev, domain=ck.DOMAIN)
+        return Verdict(
+            Status.PROVED, "exact symbolic reduction of each difference to 0", ev, domain=ck.DOMAIN
+        )
     ev["finding"] = "some part undecided"
     return Verdict(Status.INCONCLUSIVE, "some part neither reduced nor refuted", ev)
 
 
-@claim("liu2019.appB.truncated_moments", source="App. B",
-       statement=r"E(s^*)=s+\frac{A}{1-p_1-p_2},\ E(s^{*2})=\frac{B}{1-p_1-p_2}")
+@claim(
+    "liu2019.appB.truncated_moments",
+    source="App. B",
+    statement=r"E(s^*)=s+\frac{A}{1-p_1-p_2},\ E(s^{*2})=\frac{B}{1-p_1-p_2}",
+)
 def truncated_moments() -> Verdict:
-    return _all({
-        "E(s*) = s + A/(1-p1-p2)": ck.identity(P.APPB_TRUNC_MEAN.expr, lf.quantity("truncated", "mean")),
-        "E(s*^2) = B/(1-p1-p2)": ck.identity(P.APPB_TRUNC_SECOND_MOMENT.expr,
-                                             lf.quantity("truncated", "second_moment")),
-        "bias^2 = (A/(1-p1-p2))^2": ck.identity(P.APPB_TRUNC_BIAS2.expr,
-                                                lf.quantity("truncated", "bias") ** 2),
-    }, "with the printed A and B both moments (and the squared bias) are right")
+    return _all(
+        {
+            "E(s*) = s + A/(1-p1-p2)": ck.identity(
+                P.APPB_TRUNC_MEAN.expr, lf.quantity("truncated", "mean")
+            ),
+            "E(s*^2) = B/(1-p1-p2)": ck.identity(
+                P.APPB_TRUNC_SECOND_MOMENT.expr, lf.quantity("truncated", "second_moment")
+            ),
+            "bias^2 = (A/(1-p1-p2))^2": ck.identity(
+                P.APPB_TRUNC_BIAS2.expr, lf.quantity("truncated", "bias") ** 2
+            ),
+        },
+        "with the printed A and B both moments (and the squared bias) are right",
+    )
 
 
-@claim("liu2019.appB.truncated_mse_AB", source="App. B", statement=r"\mathrm{MSE}=\frac{B-2sA}{1-p_1-p_2}-s^2")
+@claim(
+    "liu2019.appB.truncated_mse_AB",
+    source="App. B",
+    statement=r"\mathrm{MSE}=\frac{B-2sA}{1-p_1-p_2}-s^2",
+)
 def truncated_mse_ab() -> Verdict:
-    return ck.identity(P.APPB_TRUNC_MSE_AB.expr, lf.quantity("truncated", "mse"),
-                       rhs_name="derived truncated MSE")
+    return ck.identity(
+        P.APPB_TRUNC_MSE_AB.expr, lf.quantity("truncated", "mse"), rhs_name="derived truncated MSE"
+    )
 
 
-@claim("liu2019.appB.truncated_mse_chain", source="App. B",
-       statement=r"B-2sA=\dots;\ \mathrm{MSE}=\dots=2\lambda^2-\boxed{\dots}")
+@claim(
+    "liu2019.appB.truncated_mse_chain",
+    source="App. B",
+    statement=r"B-2sA=\dots;\ \mathrm{MSE}=\dots=2\lambda^2-\boxed{\dots}",
+)
 def truncated_mse_chain() -> Verdict:
     a, b_ = P.APPB_A.expr, P.APPB_B.expr
     q = 1 - p1 - p2
-    true_b_minus_2sa = (lf.quantity("truncated", "second_moment") - 2 * s * lf.quantity("truncated", "mean")) * q
+    true_b_minus_2sa = (
+        lf.quantity("truncated", "second_moment") - 2 * s * lf.quantity("truncated", "mean")
+    ) * q
     first = [("B - 2sA from the printed A and B", b_ - 2 * s * a)]
-    part1 = ck.chain(first + [(e.label, e.expr) for e in P.APPB_B_MINUS_2SA_CHAIN], true_b_minus_2sa,
-                     reference_name="derived B - 2sA")
+    part1 = ck.chain(
+        first + [(e.label, e.expr) for e in P.APPB_B_MINUS_2SA_CHAIN],
+        true_b_minus_2sa,
+        reference_name="derived B - 2sA",
+    )
     head = [("MSE = (B - 2sA)/(1-p1-p2) - s^2", P.APPB_TRUNC_MSE_AB.expr)]
-    part2 = ck.chain(head + [(e.label, e.expr) for e in P.APPB_TRUNC_MSE_CHAIN],
-                     lf.quantity("truncated", "mse"), reference_name="derived MSE")
+    part2 = ck.chain(
+        head + [(e.label, e.expr) for e in P.APPB_TRUNC_MSE_CHAIN],
+        lf.quantity("truncated", "mse"),
+        reference_name="derived MSE",
+    )
     boxed_mse = 2 * lam**2 - P.APPB_TRUNC_BOXED.expr
-    final = ck.identity(boxed_mse, lf.quantity("truncated", "mse"), lhs_name="2 lambda^2 - boxed",
-                        rhs_name="derived MSE")
-    ev = {"B - 2sA lines": part1.evidence, "MSE lines": part2.evidence,
-          "boxed closed form vs derived MSE": final.evidence,
-          "derived MSE in t0, t1": str(lf.normalised("truncated", "mse")),
-          "correct closed form": "MSE = 2λ² - [p1((s-c0)² + 2λ(s-c0)) + p2((c1-s)² + 2λ(c1-s))]/(1-p1-p2)"}
+    final = ck.identity(
+        boxed_mse,
+        lf.quantity("truncated", "mse"),
+        lhs_name="2 lambda^2 - boxed",
+        rhs_name="derived MSE",
+    )
+    ev = {
+        "B - 2sA lines": part1.evidence,
+        "MSE lines": part2.evidence,
+        "boxed closed form vs derived MSE": final.evidence,
+        "derived MSE in t0, t1": str(lf.normalised("truncated", "mse")),
+        "correct closed form": "MSE = 2λ² - [p1((s-c0)² + 2λ(s-c0)) + p2((c1-s)² + 2λ(c1-s))]/(1-p1-p2)",
+    }
     broken = [p for p in (part1, part2) if p.status is Status.REFUTED]
     if broken or final.status is Status.REFUTED:
         where = [p.evidence.get("first_broken_line") for p in broken]
-        ev["finding"] = ("first broken line: " + ", ".join(str(w) for w in where if w)
-                         + "; the boxed closed form is not the MSE"
-                         + (f" ({final.evidence['finding']})" if final.status is Status.REFUTED else ""))
-        return Verdict(Status.REFUTED, "line-by-line exact reduction; breaks confirmed in ball arithmetic", ev)
+        ev["finding"] = (
+            "first broken line: "
+            + ", ".join(str(w) for w in where if w)
+            + "; the boxed closed form is not the MSE"
+            + (f" ({final.evidence['finding']})" if final.status is Status.REFUTED else "")
+        )
+        return Verdict(
+            Status.REFUTED, "line-by-line exact reduction; breaks confirmed in ball arithmetic", ev
+        )
     if part1.status is Status.PROVED and part2.status is Status.PROVED:
         ev["finding"] = "every line is right"
         return Verdict(Status.PROVED, "line-by-line exact reduction", ev, domain=ck.DOMAIN)
@@ -90,46 +133,73 @@ def _terms_sign(boxed: sp.Expr, asserted: int) -> tuple[list[dict], bool]:
         for point in ck.mechanism_points():
             sg = rigorous.sign(term, point)
             if sg is not None and sg != asserted:
-                entry["counterexample"] = {"point": ck.point_str(point),
-                                           "value": ck.fmt(rigorous.arb_eval(term, point))}
+                entry["counterexample"] = {
+                    "point": ck.point_str(point),
+                    "value": ck.fmt(rigorous.arb_eval(term, point)),
+                }
                 all_ok = False
                 break
         out.append(entry)
     return out, all_ok
 
 
-@claim("liu2019.appB.truncated_mse_sign", source="App. B",
-       statement=r"\text{each term of the boxed expression is }<0\text{ for }c_0\le s\le c_1,"
-       r"\text{ hence }\mathrm{MSE}<2\lambda^2")
+@claim(
+    "liu2019.appB.truncated_mse_sign",
+    source="App. B",
+    statement=r"\text{each term of the boxed expression is }<0\text{ for }c_0\le s\le c_1,"
+    r"\text{ hence }\mathrm{MSE}<2\lambda^2",
+)
 def truncated_mse_sign() -> Verdict:
     terms, ok = _terms_sign(P.APPB_TRUNC_BOXED.expr, -1)
-    ev = {"terms of the boxed numerator": terms,
-          "denominator": "1 - p1 - p2 > 0",
-          "note": ("the boxed terms are >= 0 (and > 0 inside), not < 0; MSE = 2λ² - boxed would then be "
-                   "< 2λ² for the opposite reason, but the boxed form is not the MSE anyway "
-                   "(liu2019.appB.truncated_mse_chain); the bound itself holds (liu2019.prop2.bound)")}
+    ev = {
+        "terms of the boxed numerator": terms,
+        "denominator": "1 - p1 - p2 > 0",
+        "note": (
+            "the boxed terms are >= 0 (and > 0 inside), not < 0; MSE = 2λ² - boxed would then be "
+            "< 2λ² for the opposite reason, but the boxed form is not the MSE anyway "
+            "(liu2019.appB.truncated_mse_chain); the bound itself holds (liu2019.prop2.bound)"
+        ),
+    }
     if not ok:
-        ev["finding"] = "a term of the boxed expression is > 0, not < 0 (e.g. λ/2·(s-c0)e^((c0-s)/λ))"
-        return Verdict(Status.REFUTED, "sign of each term in ball arithmetic at explicit points", ev)
+        ev["finding"] = (
+            "a term of the boxed expression is > 0, not < 0 (e.g. λ/2·(s-c0)e^((c0-s)/λ))"
+        )
+        return Verdict(
+            Status.REFUTED, "sign of each term in ball arithmetic at explicit points", ev
+        )
     return Verdict(Status.INCONCLUSIVE, "no counterexample among the witness points", ev)
 
 
-@claim("liu2019.appB.bit_moments", source="App. B",
-       statement=r"\mathrm{bias}^2=(\lambda(p_1-p_2))^2,\ E(s^{*2})=2\lambda^2+s^2-2(\lambda^2-\lambda c_0)p_1"
-       r"-2(\lambda^2+\lambda c_1)p_2")
+@claim(
+    "liu2019.appB.bit_moments",
+    source="App. B",
+    statement=r"\mathrm{bias}^2=(\lambda(p_1-p_2))^2,\ E(s^{*2})=2\lambda^2+s^2-2(\lambda^2-\lambda c_0)p_1"
+    r"-2(\lambda^2+\lambda c_1)p_2",
+)
 def bit_moments() -> Verdict:
-    return _all({
-        "bias^2": ck.identity(P.APPB_BIT_BIAS2.expr, lf.quantity("bit", "bias") ** 2),
-        "E(s*)": ck.identity(P.APPB_BIT_MEAN.expr, lf.quantity("bit", "mean")),
-        "E(s*^2)": ck.identity(P.APPB_BIT_SECOND_MOMENT.expr, lf.quantity("bit", "second_moment")),
-    }, "the squared bias, mean and second moment of BIT are right")
+    return _all(
+        {
+            "bias^2": ck.identity(P.APPB_BIT_BIAS2.expr, lf.quantity("bit", "bias") ** 2),
+            "E(s*)": ck.identity(P.APPB_BIT_MEAN.expr, lf.quantity("bit", "mean")),
+            "E(s*^2)": ck.identity(
+                P.APPB_BIT_SECOND_MOMENT.expr, lf.quantity("bit", "second_moment")
+            ),
+        },
+        "the squared bias, mean and second moment of BIT are right",
+    )
 
 
-@claim("liu2019.appB.bit_mse", source="App. B",
-       statement=r"\mathrm{MSE}=2\lambda^2(1-p_1-p_2)+2\lambda((c_0-s)p_1+(s-c_1)p_2)<2\lambda^2")
+@claim(
+    "liu2019.appB.bit_mse",
+    source="App. B",
+    statement=r"\mathrm{MSE}=2\lambda^2(1-p_1-p_2)+2\lambda((c_0-s)p_1+(s-c_1)p_2)<2\lambda^2",
+)
 def bit_mse() -> Verdict:
-    lines = ck.chain([(e.label, e.expr) for e in P.APPB_BIT_MSE_CHAIN], lf.quantity("bit", "mse"),
-                     reference_name="derived BIT MSE")
+    lines = ck.chain(
+        [(e.label, e.expr) for e in P.APPB_BIT_MSE_CHAIN],
+        lf.quantity("bit", "mse"),
+        reference_name="derived BIT MSE",
+    )
     boxed = P.APPB_BIT_BOXED.expr
     # each printed term of the boxed sum is < 0: -2λ²p1, -2λ²p2, 2λ((c0-s)p1 + (s-c1)p2)
     term_checks = []
@@ -145,9 +215,15 @@ def bit_mse() -> Verdict:
         term_checks.append(entry)
     ev = {"lines": lines.evidence, "boxed terms": term_checks}
     if lines.status is Status.PROVED and ok_terms:
-        ev["finding"] = "every line is right and every boxed term is < 0 (the last one for t0 + t1 > 0)"
-        return Verdict(Status.PROVED, "line-by-line exact reduction + separable sign argument", ev,
-                       domain=ck.DOMAIN)
+        ev["finding"] = (
+            "every line is right and every boxed term is < 0 (the last one for t0 + t1 > 0)"
+        )
+        return Verdict(
+            Status.PROVED,
+            "line-by-line exact reduction + separable sign argument",
+            ev,
+            domain=ck.DOMAIN,
+        )
     if lines.status is Status.REFUTED:
         ev["finding"] = lines.evidence.get("finding")
         return Verdict(Status.REFUTED, lines.method, ev)

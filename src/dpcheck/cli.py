@@ -45,7 +45,12 @@ def _run_with_progress(runner, chosen, quiet: bool):  # type: ignore[no-untyped-
         return runner.run(chosen)
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-    columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
+    columns = (
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+    )
     with Progress(*columns, transient=True) as bar:
         task = bar.add_task("verifying", total=len(chosen))
         results = []
@@ -69,8 +74,12 @@ def _eval(args: argparse.Namespace) -> int:
 
     text = mpmath.nstr(value, args.dps)
     if args.json:
-        data = {"quantity": args.quantity, "value": text, "dps": args.dps,
-                "params": {k: str(getattr(params, k)) for k in ("s", "c0", "c1", "lam")}}
+        data = {
+            "quantity": args.quantity,
+            "value": text,
+            "dps": args.dps,
+            "params": {k: str(getattr(params, k)) for k in ("s", "c0", "c1", "lam")},
+        }
         print(json.dumps(data, indent=2))
     else:
         print(text)
@@ -78,7 +87,9 @@ def _eval(args: argparse.Namespace) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = _Parser(prog="dpcheck", description="Check the mathematics of differential-privacy papers.")
+    parser = _Parser(
+        prog="dpcheck", description="Check the mathematics of differential-privacy papers."
+    )
     sub = parser.add_subparsers(dest="command", parser_class=_Parser)
     sub.required = True
 
@@ -94,7 +105,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     e = sub.add_parser("eval", help="evaluate a derived quantity at any precision")
     e.add_argument("quantity", help="e.g. truncated.mean, bit.mse")
-    e.add_argument("assignments", nargs="*", help="s=.. c0=.. c1=.. and lam=.. or epsilon=.. sensitivity=..")
+    e.add_argument(
+        "assignments", nargs="*", help="s=.. c0=.. c1=.. and lam=.. or epsilon=.. sensitivity=.."
+    )
     e.add_argument("--dps", type=int, default=30, help="significant digits (default 30)")
     e.add_argument("--json", action="store_true")
     e.set_defaults(func=_eval)

@@ -10,9 +10,10 @@ the first line that breaks.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping, Sequence
 from fractions import Fraction
 from itertools import product
-from typing import Any, Iterable, Mapping, Sequence
+from typing import Any
 
 import sympy as sp
 
@@ -85,33 +86,52 @@ def identity(
     diff = lhs - rhs
     if is_identically_zero(diff, normalise):
         ev["finding"] = finding_equal or f"{lhs_name} = {rhs_name} identically"
-        return Verdict(Status.PROVED, "exact symbolic reduction of the difference to 0 "
-                       "(rational form in t0, t1, e^-t0, e^-t1)", ev, domain=domain)
+        return Verdict(
+            Status.PROVED,
+            "exact symbolic reduction of the difference to 0 "
+            "(rational form in t0, t1, e^-t0, e^-t1)",
+            ev,
+            domain=domain,
+        )
     if sp.simplify(diff) == 0:
         ev["finding"] = finding_equal or f"{lhs_name} = {rhs_name} identically"
-        return Verdict(Status.PROVED, "SymPy simplify reduces the difference to 0", ev, domain=domain)
+        return Verdict(
+            Status.PROVED, "SymPy simplify reduces the difference to 0", ev, domain=domain
+        )
     hit = find_witness(diff, points if points is not None else mechanism_points())
     if hit is None:
         ev["finding"] = "not reduced to 0, and no witness found"
-        return Verdict(Status.INCONCLUSIVE, "symbolic reduction failed; witness search found none", ev)
+        return Verdict(
+            Status.INCONCLUSIVE, "symbolic reduction failed; witness search found none", ev
+        )
     point, _ = hit
     ev.update(witness_evidence(lhs, rhs, point, lhs_name, rhs_name))
     ev["finding"] = finding_differs or (
-        f"{lhs_name} != {rhs_name}: at {_short(point)} {lhs_name} = {ev['witness'][lhs_name][:12]}, "
-        f"{rhs_name} = {ev['witness'][rhs_name][:12]}"
+        f"{lhs_name} != {rhs_name}: at {_short(point)} "
+        f"{lhs_name} = {ev['witness'][lhs_name][:12]}, {rhs_name} = {ev['witness'][rhs_name][:12]}"
     )
-    return Verdict(Status.REFUTED, "counterexample confirmed in ball arithmetic (python-flint arb)", ev)
+    return Verdict(
+        Status.REFUTED, "counterexample confirmed in ball arithmetic (python-flint arb)", ev
+    )
 
 
 def _short(point: Point) -> str:
     return ", ".join(f"{k}={v}" for k, v in point.items())
 
 
-def witness_evidence(lhs: sp.Expr, rhs: sp.Expr, point: Point, lhs_name: str, rhs_name: str) -> dict:
+def witness_evidence(
+    lhs: sp.Expr, rhs: sp.Expr, point: Point, lhs_name: str, rhs_name: str
+) -> dict:
     a = rigorous.arb_eval(lhs, point)
     b = rigorous.arb_eval(rhs, point)
-    return {"witness": {"point": point_str(point), lhs_name: fmt(a), rhs_name: fmt(b),
-                        "difference": fmt(a - b)}}
+    return {
+        "witness": {
+            "point": point_str(point),
+            lhs_name: fmt(a),
+            rhs_name: fmt(b),
+            "difference": fmt(a - b),
+        }
+    }
 
 
 def chain(
@@ -143,21 +163,33 @@ def chain(
                     entry["equals_previous"] = "undecided"
                 else:
                     first_break = i
-                    entry.update(witness_evidence(lines[i - 1][1], expr, hit[0], "previous", "this"))
+                    entry.update(
+                        witness_evidence(lines[i - 1][1], expr, hit[0], "previous", "this")
+                    )
         steps.append(entry)
     if first_break is None and all(st.get("equals_previous", True) is True for st in steps):
         ends_right = steps[-1][f"equals_{reference_name}"]
         if ends_right:
             finding = f"all {len(lines)} lines equal each other and the {reference_name} value"
-            return Verdict(Status.PROVED, "each line reduced exactly to the previous one",
-                           {"finding": finding, "lines": steps}, domain=domain)
+            return Verdict(
+                Status.PROVED,
+                "each line reduced exactly to the previous one",
+                {"finding": finding, "lines": steps},
+                domain=domain,
+            )
     if first_break is None:
-        return Verdict(Status.INCONCLUSIVE, "some step neither reduced to 0 nor refuted",
-                       {"finding": "undecided step", "lines": steps})
+        return Verdict(
+            Status.INCONCLUSIVE,
+            "some step neither reduced to 0 nor refuted",
+            {"finding": "undecided step", "lines": steps},
+        )
     label = lines[first_break][0]
     finding = f"first broken step: {label} (does not equal the line before)"
-    return Verdict(Status.REFUTED, "line-by-line exact reduction; break confirmed in ball arithmetic",
-                   {"finding": finding, "first_broken_line": label, "lines": steps})
+    return Verdict(
+        Status.REFUTED,
+        "line-by-line exact reduction; break confirmed in ball arithmetic",
+        {"finding": finding, "first_broken_line": label, "lines": steps},
+    )
 
 
 def expand_printed(expr: sp.Expr) -> sp.Expr:
@@ -166,14 +198,16 @@ def expand_printed(expr: sp.Expr) -> sp.Expr:
     from dpcheck.papers import liu2019 as paper
 
     def do_integral(e: sp.Integral) -> sp.Expr:
-        (var, a, b_), = e.limits
+        ((var, a, b_),) = e.limits
         integrand = e.function.subs(var, laws.x)
         return laws.integrate_piece(sp.Integer(1), laws.Piece(a, b_, integrand))
 
     expr = expr.replace(lambda e: isinstance(e, sp.Integral), do_integral)
     if hasattr(paper, "F"):
-        expr = expr.replace(lambda e: getattr(e, "func", None) == paper.F,
-                            lambda e: laws.cdf(laws.laplace(), e.args[0]))
+        expr = expr.replace(
+            lambda e: getattr(e, "func", None) == paper.F,
+            lambda e: laws.cdf(laws.laplace(), e.args[0]),
+        )
     return expr
 
 
@@ -198,8 +232,11 @@ def separable_argument(
     t = sp.Symbol("t", positive=True)
     num = G.subs(t, t0) + (-1 if kind == "difference" else 1) * G.subs(t, t1)
     den = (H.subs(t, t0) + H.subs(t, t1)) if H is not None else sp.Integer(1)
-    ev: dict[str, Any] = {"decomposition": f"({num}) / ({den})", "G": str(G),
-                          "H": str(H) if H is not None else "1"}
+    ev: dict[str, Any] = {
+        "decomposition": f"({num}) / ({den})",
+        "G": str(G),
+        "H": str(H) if H is not None else "1",
+    }
     ev["decomposition exact"] = is_identically_zero(target - num / den, normalise=False)
     if kind == "difference":
         steps = prove_negative(sp.diff(G, t), t)

@@ -7,9 +7,10 @@ JSON data), and a command that reproduces it.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Any, Callable
+from typing import Any
 
 
 class Status(str, Enum):

@@ -16,9 +16,9 @@ import importlib.util
 import os
 import re
 import sys
+from collections.abc import Callable
 from itertools import count
 from pathlib import Path
-from typing import Callable
 
 from dpcheck.claims.model import Claim, Verdict
 from dpcheck.errors import InputError
@@ -28,7 +28,9 @@ _ORDER = count()
 _ID = re.compile(r"^[a-z][a-z0-9]*(\.[A-Za-z0-9_]+)+$")
 
 
-def claim(id: str, *, source: str, statement: str) -> Callable[[Callable[[], Verdict]], Callable[[], Verdict]]:
+def claim(
+    id: str, *, source: str, statement: str
+) -> Callable[[Callable[[], Verdict]], Callable[[], Verdict]]:
     """Register the decorated function as the check of claim ``id``."""
     if not _ID.match(id):
         raise ValueError(f"claim id {id!r} is not of the form <document>.<place>.<name>")

@@ -5,8 +5,8 @@ from __future__ import annotations
 import fnmatch
 import time
 import traceback
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Callable, Iterable
 
 from dpcheck.claims.model import SETTLED, Claim, Status, Verdict
 from dpcheck.errors import InputError
@@ -51,8 +51,11 @@ def run_one(claim: Claim) -> Result:
         verdict = Verdict(
             Status.INCONCLUSIVE,
             "crashed",
-            {"crashed": True, "error": f"{type(exc).__name__}: {exc}",
-             "traceback": traceback.format_exc(limit=4)},
+            {
+                "crashed": True,
+                "error": f"{type(exc).__name__}: {exc}",
+                "traceback": traceback.format_exc(limit=4),
+            },
         )
     verdict.seconds = round(time.perf_counter() - start, 3)
     if not verdict.reproduce:

@@ -10,9 +10,9 @@ requested number of digits.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from fractions import Fraction
-from functools import lru_cache
-from typing import Callable
+from functools import cache
 
 import mpmath
 import sympy as sp
@@ -29,12 +29,14 @@ QUANTITY_NAMES = tuple(f"{m}.{q}" for m in lf.MECHANISMS for q in lf.QUANTITIES)
 def split_name(name: str) -> tuple[str, str]:
     """'truncated.mean' → ('truncated', 'mean'); InputError for an unknown name."""
     if name not in QUANTITY_NAMES:
-        raise InputError(f"unknown quantity {name!r} (expected one of: {', '.join(QUANTITY_NAMES)})")
+        raise InputError(
+            f"unknown quantity {name!r} (expected one of: {', '.join(QUANTITY_NAMES)})"
+        )
     mechanism, _, quantity = name.partition(".")
     return mechanism, quantity
 
 
-@lru_cache(maxsize=None)
+@cache
 def compiled(name: str) -> Callable[..., mpmath.mpf]:
     """The mpmath function (s, c0, c1, lam) → value of the derived quantity ``name``."""
     mechanism, quantity = split_name(name)

@@ -10,9 +10,9 @@ rejected.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Mapping
 
 from dpcheck.errors import InputError
 

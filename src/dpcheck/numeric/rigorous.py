@@ -8,8 +8,8 @@ result is an interval guaranteed to contain the exact value (DESIGN.md,
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from fractions import Fraction
-from typing import Mapping
 
 import flint
 import sympy as sp

@@ -10,7 +10,7 @@ cached: each integral is done once per process.
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 
 import sympy as sp
 
@@ -26,7 +26,7 @@ d0 = sp.Symbol("d_0", positive=True)
 d1 = sp.Symbol("d_1", positive=True)
 
 
-@lru_cache(maxsize=None)
+@cache
 def law(mechanism: str) -> laws.Law:
     """The law of s* under ``mechanism`` (Definition 2(a) truncation, 2(b) BIT clamp)."""
     if mechanism == "truncated":
@@ -38,32 +38,27 @@ def law(mechanism: str) -> laws.Law:
     raise KeyError(mechanism)
 
 
-def tidy(expr: sp.Expr) -> sp.Expr:
-    """Combine exponentials and collect over them: a stable, readable form."""
-    expr = sp.powsimp(sp.expand(sp.powsimp(expr)), combine="exp")
-    exps = sorted(expr.atoms(sp.exp), key=sp.default_sort_key)
-    return sp.collect(sp.together(expr), exps) if exps else sp.factor(expr)
-
-
-@lru_cache(maxsize=None)
+@cache
 def normaliser() -> sp.Expr:
     """P(c0 <= X <= c1) for X ~ Lap(s, λ): the truncated law's normaliser over 2λ (eq (4))."""
-    return sp.powsimp(laws.integrate_piece(sp.Integer(1), laws.Piece(c0, c1, laws.laplace_density())))
+    return sp.powsimp(
+        laws.integrate_piece(sp.Integer(1), laws.Piece(c0, c1, laws.laplace_density()))
+    )
 
 
-@lru_cache(maxsize=None)
+@cache
 def raw_moment(mechanism: str, k: int) -> sp.Expr:
     """E[(s*)^k], derived by integrating over the law."""
     return sp.powsimp(sp.expand(laws.expectation(law(mechanism), x**k)))
 
 
-@lru_cache(maxsize=None)
+@cache
 def central_moment_about_s(mechanism: str, k: int) -> sp.Expr:
     """E[(s* - s)^k], derived by integrating over the law."""
     return sp.powsimp(sp.expand(laws.expectation(law(mechanism), (x - s) ** k)))
 
 
-@lru_cache(maxsize=None)
+@cache
 def raw(mechanism: str, name: str) -> sp.Expr:
     """A named quantity exactly as the integrals return it (before tidying).
 
@@ -85,7 +80,7 @@ def raw(mechanism: str, name: str) -> sp.Expr:
     raise KeyError(name)
 
 
-@lru_cache(maxsize=None)
+@cache
 def quantity(mechanism: str, name: str) -> sp.Expr:
     """The quantity as a function of (s, c0, c1, λ), in its tidy cancelled form.
 
@@ -100,7 +95,7 @@ def quantity(mechanism: str, name: str) -> sp.Expr:
 SCALE_POWER = {"bias": 1, "mse": 2, "var": 2}
 
 
-@lru_cache(maxsize=None)
+@cache
 def normalised(mechanism: str, name: str) -> sp.Expr:
     """bias/λ, mse/λ², var/λ² as functions of (t0, t1) only (§3.2 in t0, t1)."""
     expr = nice_normalised(raw(mechanism, name) / lam ** SCALE_POWER[name])
@@ -114,7 +109,7 @@ def from_normalised(mechanism: str, name: str) -> sp.Expr:
     return lam ** SCALE_POWER[name] * denormalise(normalised(mechanism, name))
 
 
-@lru_cache(maxsize=None)
+@cache
 def one_sided(mechanism: str, name: str, side: str) -> sp.Expr:
     """The limit c1 → ∞ (``side='lower'``: bounds [c0, ∞), eq (9)) or c0 → -∞
     (``side='upper'``: bounds (-∞, c1], eq (10)), for name in bias, mse, var.
@@ -127,7 +122,7 @@ def one_sided(mechanism: str, name: str, side: str) -> sp.Expr:
     return sp.simplify(lam ** SCALE_POWER[name] * denormalise(value))
 
 
-@lru_cache(maxsize=None)
+@cache
 def small_scale_ratio(mechanism: str, name: str) -> sp.Expr:
     """lim_{λ→0+} quantity/λ^k for c0 < s < c1 (k = 1 for bias, 2 for mse, var).
 
@@ -140,7 +135,7 @@ def small_scale_ratio(mechanism: str, name: str) -> sp.Expr:
     return sp.simplify(sp.limit(sp.limit(expr, t1, sp.oo), t0, sp.oo))
 
 
-@lru_cache(maxsize=None)
+@cache
 def scale_limit(mechanism: str, name: str, to: str) -> sp.Expr:
     """The limit λ → 0+ (``to='zero'``) or λ → ∞ (``to='infinity'``), c0 < s < c1.
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import sympy as sp
 
-from dpcheck.symbolic.symbols import NORMALISE, lam, t0, t1, u0, u1, s, c0, c1
+from dpcheck.symbolic.symbols import NORMALISE, c0, c1, lam, s, t0, t1, u0, u1
 
 _FIXED = {t0: u0, t1: u1}
 
