@@ -30,6 +30,12 @@ def test_normalised_forms_are_scale_free_and_equal(mechanism, name):
     assert is_identically_zero(lf.quantity(mechanism, name) - lf.raw(mechanism, name))
 
 
+@pytest.mark.parametrize("mechanism", lf.MECHANISMS)
+@pytest.mark.parametrize("name", lf.QUANTITIES)
+def test_evaluation_form_equals_the_derivation(mechanism, name):
+    assert is_identically_zero(lf.from_normalised(mechanism, name) - lf.quantity(mechanism, name))
+
+
 def test_variance_is_second_moment_minus_mean_squared():
     for m in lf.MECHANISMS:
         var = lf.quantity(m, "second_moment") - lf.quantity(m, "mean") ** 2

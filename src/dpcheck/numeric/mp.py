@@ -1,11 +1,12 @@
 """mpmath evaluation of the derived quantities at any precision.
 
 Each quantity of :mod:`dpcheck.symbolic.laplace_family` is compiled once with
-``sympy.lambdify`` into a plain mpmath function of (s, c0, c1, λ) (no
-``evalf(subs=...)`` per point).  Because the closed forms cancel (1 - ½e^{-t0}
-- ½e^{-t1} is tiny when λ ≫ R), :func:`evaluate` runs the compiled function
-at two working precisions and raises them until the results agree to the
-requested number of digits.
+``sympy.lambdify`` (common subexpressions shared) into a plain mpmath function
+of (s, c0, c1, λ), from its normalised form (two exponentials e^{-t0},
+e^{-t1}, then arithmetic); no ``evalf(subs=...)`` per point.  Because the
+closed forms cancel (1 - ½e^{-t0} - ½e^{-t1} is tiny when λ ≫ R),
+:func:`evaluate` runs the compiled function at two working precisions and
+raises them until the results agree to the requested number of digits.
 """
 
 from __future__ import annotations
@@ -40,8 +41,8 @@ def split_name(name: str) -> tuple[str, str]:
 def compiled(name: str) -> Callable[..., mpmath.mpf]:
     """The mpmath function (s, c0, c1, lam) → value of the derived quantity ``name``."""
     mechanism, quantity = split_name(name)
-    expr = lf.quantity(mechanism, quantity)
-    return sp.lambdify((s, c0, c1, lam), expr, modules="mpmath")
+    expr = lf.from_normalised(mechanism, quantity)
+    return sp.lambdify((s, c0, c1, lam), expr, modules="mpmath", cse=True)
 
 
 def _mpf(q: Fraction) -> mpmath.mpf:

@@ -105,8 +105,20 @@ def normalised(mechanism: str, name: str) -> sp.Expr:
 
 
 def from_normalised(mechanism: str, name: str) -> sp.Expr:
-    """λ^k · normalised(t0, t1), back in (s, c0, c1, λ)."""
-    return lam ** SCALE_POWER[name] * denormalise(normalised(mechanism, name))
+    """Any quantity through the normalised forms, back in (s, c0, c1, λ).
+
+    bias, mse, var = λ^k · normalised(t0, t1); mean = s + λ·b; second moment
+    = s² + 2sλ·b + λ²·m (b = bias/λ, m = mse/λ²).  This is the form compiled
+    for evaluation: two exponentials, then arithmetic.
+    """
+    if name in SCALE_POWER:
+        return lam ** SCALE_POWER[name] * denormalise(normalised(mechanism, name))
+    b_n = denormalise(normalised(mechanism, "bias"))
+    if name == "mean":
+        return s + lam * b_n
+    if name == "second_moment":
+        return s**2 + 2 * s * lam * b_n + lam**2 * denormalise(normalised(mechanism, "mse"))
+    raise KeyError(name)
 
 
 @cache
