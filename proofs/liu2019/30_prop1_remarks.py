@@ -62,18 +62,11 @@ def _bias_arguments() -> dict[str, tuple[bool, dict]]:
 
 @claim("liu2019.prop1.a", source="Prop 1(a)", statement=r"\mu_1=\mu_2=s\iff c_0+c_1=2s")
 def prop1_a() -> Verdict:
-    args = _bias_arguments()
-    ok = all(a[0] for a in args.values())
-    ev = {k: a[1] for k, a in args.items()}
-    ev["finding"] = (
-        "each bias is λ·(G(t0) - G(t1))/den with G strictly decreasing and den > 0, so it "
-        "vanishes iff t0 = t1, i.e. s - c0 = c1 - s, i.e. c0 + c1 = 2s"
-    )
-    return Verdict(
-        Status.PROVED if ok else Status.INCONCLUSIVE,
-        "exact separable form + machine-checked monotonicity (signs.prove_negative)",
-        ev,
-        domain=ck.DOMAIN,
+    return ck.arguments_verdict(
+        _bias_arguments(),
+        finding="each bias is λ·(G(t0) - G(t1))/den with G strictly decreasing and den > 0, so it "
+        "vanishes iff t0 = t1, i.e. s - c0 = c1 - s, i.e. c0 + c1 = 2s",
+        method="exact separable form + machine-checked monotonicity (signs.prove_negative)",
     )
 
 
@@ -83,41 +76,25 @@ def prop1_a() -> Verdict:
     statement=r"(\mu_1-s)(\mu_2-s)\ge0;\ \mu_i-s\ge0\text{ if }s-c_0\le c_1-s,\ \le0\text{ if }s-c_0\ge c_1-s",
 )
 def prop1_b() -> Verdict:
-    args = _bias_arguments()
-    ok = all(a[0] for a in args.values())
-    ev = {k: a[1] for k, a in args.items()}
-    ev["finding"] = (
-        "sign(μ_i - s) = sign(t1 - t0) = sign((c1 - s) - (s - c0)) for both mechanisms, "
-        "so the product is >= 0 (0 exactly at the midpoint)"
-    )
-    return Verdict(
-        Status.PROVED if ok else Status.INCONCLUSIVE,
-        "exact separable form + machine-checked monotonicity",
-        ev,
-        domain=ck.DOMAIN,
+    return ck.arguments_verdict(
+        _bias_arguments(),
+        finding="sign(μ_i - s) = sign(t1 - t0) = sign((c1 - s) - (s - c0)) for both mechanisms, "
+        "so the product is >= 0 (0 exactly at the midpoint)",
+        method="exact separable form + machine-checked monotonicity",
     )
 
 
 @claim("liu2019.prop1.c", source="Prop 1(c)", statement=r"|\mu_1-s|\ge|\mu_2-s|")
 def prop1_c() -> Verdict:
     gap = lf.normalised("truncated", "bias") - lf.normalised("bit", "bias")
-    ok_gap, ev_gap = ck.separable_argument(gap, G_GAP, "difference", H_DEN)
-    args = _bias_arguments()
-    ok = ok_gap and all(a[0] for a in args.values())
-    ev = {
-        "(mu1 - mu2)/lambda": ev_gap,
-        "bias signs": {k: a[1]["decomposition"] for k, a in args.items()},
-    }
-    ev["finding"] = (
-        "μ1 - μ2 = λ(f(t0) - f(t1))/den with f(t) = t e^-t + e^-2t/2 strictly decreasing: "
+    arguments = {"(mu1 - mu2)/lambda": ck.separable_argument(gap, G_GAP, "difference", H_DEN)}
+    arguments.update(_bias_arguments())
+    return ck.arguments_verdict(
+        arguments,
+        finding="μ1 - μ2 = λ(f(t0) - f(t1))/den with f(t) = t e^-t + e^-2t/2 strictly decreasing: "
         "μ1 - μ2 has the sign of t1 - t0, the same as both biases (Prop 1(b)), so "
-        "|μ1 - s| >= |μ2 - s|, with equality only at the midpoint"
-    )
-    return Verdict(
-        Status.PROVED if ok else Status.INCONCLUSIVE,
-        "exact separable form of μ1 - μ2 + machine-checked monotonicity, combined with 1(b)",
-        ev,
-        domain=ck.DOMAIN,
+        "|μ1 - s| >= |μ2 - s|, with equality only at the midpoint",
+        method="exact separable form of μ1 - μ2 + machine-checked monotonicity, combined with 1(b)",
     )
 
 

@@ -26,22 +26,11 @@ def _mse_arguments() -> dict[str, tuple[bool, dict]]:
 
 @claim("liu2019.prop2.bound", source="Prop 2", statement=r"E(s^*-s)^2\le2\lambda^2")
 def prop2_bound() -> Verdict:
-    args = _mse_arguments()
-    ok = all(a[0] for a in args.values())
-    ev = {k: a[1] for k, a in args.items()}
-    ev["finding"] = (
-        (
-            "2λ² - MSE = λ²(G(t0) + G(t1))/den with G >= 0 (G > 0 for t > 0) and den > 0, "
-            "for both mechanisms: MSE < 2λ² strictly on the whole domain"
-        )
-        if ok
-        else ("the positivity argument did not close")
-    )
-    return Verdict(
-        Status.PROVED if ok else Status.INCONCLUSIVE,
-        "exact separable form of 2 - MSE/λ² + machine-checked positivity",
-        ev,
-        domain=ck.DOMAIN,
+    return ck.arguments_verdict(
+        _mse_arguments(),
+        finding="2λ² - MSE = λ²(G(t0) + G(t1))/den with G >= 0 (G > 0 for t > 0) and den > 0, "
+        "for both mechanisms: MSE < 2λ² strictly on the whole domain",
+        method="exact separable form of 2 - MSE/λ² + machine-checked positivity",
     )
 
 

@@ -252,3 +252,25 @@ def separable_argument(
         ev["H(0)"] = str(H.subs(t, 0))
         ok = ok and h_steps is not None and bool(sp.simplify(H.subs(t, 0)) >= 0)
     return ok, ev
+
+
+def arguments_verdict(
+    arguments: dict[str, tuple[bool, dict[str, Any]]],
+    *,
+    finding: str,
+    method: str,
+    domain: str = DOMAIN,
+) -> Verdict:
+    """Proved when every machine-checked argument closed; inconclusive otherwise.
+
+    ``arguments`` maps a name to the (ok, evidence) pair of
+    :func:`separable_argument`; ``finding`` is reported only if all closed.
+    """
+    ok = all(a[0] for a in arguments.values())
+    ev: dict[str, Any] = {k: a[1] for k, a in arguments.items()}
+    if ok:
+        ev["finding"] = finding
+        return Verdict(Status.PROVED, method, ev, domain=domain)
+    open_ = [k for k, a in arguments.items() if not a[0]]
+    ev["finding"] = "the argument did not close for: " + ", ".join(open_)
+    return Verdict(Status.INCONCLUSIVE, method, ev)
