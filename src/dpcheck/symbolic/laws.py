@@ -172,7 +172,6 @@ __all__ = [
     "integrate_piece",
     "laplace",
     "laplace_density",
-    "lam",
     "split_at_kink",
     "total_mass",
 ]
