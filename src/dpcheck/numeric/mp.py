@@ -45,8 +45,10 @@ def compiled(name: str) -> Callable[..., mpmath.mpf]:
     return sp.lambdify((s, c0, c1, lam), expr, modules="mpmath", cse=True)
 
 
-def _mpf(q: Fraction) -> mpmath.mpf:
-    return mpmath.mpf(q.numerator) / q.denominator
+def _mpf(q: Fraction | mpmath.mpf | int) -> mpmath.mpf:
+    if isinstance(q, Fraction):
+        return mpmath.mpf(q.numerator) / q.denominator
+    return mpmath.mpf(q)
 
 
 def evaluate(name: str, params: MechanismParams, dps: int = 50) -> mpmath.mpf:
@@ -58,16 +60,27 @@ def evaluate(name: str, params: MechanismParams, dps: int = 50) -> mpmath.mpf:
     """
     if dps < 1:
         raise InputError(f"dps={dps} must be a positive integer")
-    f = compiled(name)
+    args = (params.s, params.c0, params.c1, params.lam)
+    return adaptive(compiled(name), args, dps, what=f"{name} at {params}")
+
+
+def adaptive(
+    f: Callable[..., mpmath.mpf], args: tuple[Fraction | mpmath.mpf, ...], dps: int, what: str = "value"
+) -> mpmath.mpf:
+    """``f(*args)`` correct to about ``dps`` digits, by agreement of two precisions.
+
+    Runs at precision w and 2w (w = dps + 20) and doubles w until both agree to
+    dps digits (or to 10^-dps absolutely when the value is 0).
+    """
     work = dps + 20
     for _ in range(12):
         with mpmath.workdps(work):
-            a = f(*(_mpf(v) for v in (params.s, params.c0, params.c1, params.lam)))
+            a = f(*(_mpf(v) for v in args))
         with mpmath.workdps(2 * work):
-            b = f(*(_mpf(v) for v in (params.s, params.c0, params.c1, params.lam)))
+            b = f(*(_mpf(v) for v in args))
         with mpmath.workdps(dps + 5):
             tol = mpmath.mpf(10) ** (-dps) * max(abs(b), mpmath.mpf(10) ** (-dps))
             if abs(a - b) <= tol:
                 return +b
         work *= 2
-    raise ArithmeticError(f"{name} did not converge at {params}")  # pragma: no cover
+    raise ArithmeticError(f"{what} did not converge")  # pragma: no cover

@@ -1,0 +1,211 @@
+"""Privacy loss, calibration and brute force for the bounded mechanisms (Liu 2019, Def. 2).
+
+* :func:`privacy_loss` evaluates the derived worst-case loss
+  (:func:`dpcheck.symbolic.privacy.worst_case`) at any precision;
+* :func:`calibrated_scale` is the smallest λ at which a mechanism is ε-DP.
+  For the truncated mechanism it is the root of loss(λ) = ε, the fixed point
+  of Holohan et al. (2018) b = Δ/(ε - log ΔC(b)); the loss is proved strictly
+  decreasing in λ (:func:`dpcheck.symbolic.privacy.loss_decreasing_in_scale`),
+  so the root is unique and bisection finds it;
+* :func:`brute_force_loss` is an independent route: it never uses the
+  derivation, only the Laplace density, with the truncated normaliser and the
+  BIT point masses computed by quadrature, and maximises the log ratio over a
+  grid of (s, s', y).  On any grid it can only find values <= the true sup.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import cache
+
+import mpmath
+import sympy as sp
+from mpmath import mpf
+
+from dpcheck.errors import InputError
+from dpcheck.numeric import mp
+from dpcheck.numeric.params import parse_number
+from dpcheck.numeric.quadrature import laplace_density
+from dpcheck.symbolic import privacy as sym
+from dpcheck.symbolic.symbols import c0, c1, delta1, lam
+
+Number = Fraction | mpf | int
+
+
+@dataclass(frozen=True)
+class Setting:
+    """ε, Δ (the sensitivity δ1), and the bounds [c0, c1], exact and validated."""
+
+    epsilon: Fraction
+    sensitivity: Fraction
+    lower: Fraction
+    upper: Fraction
+
+    def __post_init__(self) -> None:
+        if not self.epsilon > 0:
+            raise InputError(f"epsilon={self.epsilon} must be positive")
+        if not self.sensitivity > 0:
+            raise InputError(f"sensitivity={self.sensitivity} must be positive")
+        if not self.lower < self.upper:
+            raise InputError(f"lower={self.lower} must be smaller than upper={self.upper}")
+
+    @classmethod
+    def parse(cls, epsilon: object, sensitivity: object, lower: object, upper: object) -> Setting:
+        """From strings or numbers; NaN, inf and malformed text are InputErrors."""
+        return cls(
+            parse_number("epsilon", epsilon),  # type: ignore[arg-type]
+            parse_number("sensitivity", sensitivity),  # type: ignore[arg-type]
+            parse_number("lower", lower),  # type: ignore[arg-type]
+            parse_number("upper", upper),  # type: ignore[arg-type]
+        )
+
+    @property
+    def width(self) -> Fraction:
+        return self.upper - self.lower
+
+    @property
+    def naive_scale(self) -> Fraction:
+        """λ = δ1/ε of Definition 2."""
+        return self.sensitivity / self.epsilon
+
+
+def _check_mechanism(mechanism: str) -> None:
+    if mechanism not in sym.MECHANISMS:
+        raise InputError(f"unknown mechanism {mechanism!r} (expected one of: truncated, bit)")
+
+
+@cache
+def _compiled(mechanism: str, wide: bool) -> Callable[..., mpf]:
+    worst = sym.worst_case(mechanism)
+    expr = worst.loss_wide if wide else worst.loss
+    return sp.lambdify((delta1, c0, c1, lam), expr, modules="mpmath")
+
+
+def privacy_loss(
+    mechanism: str, sensitivity: Number, lower: Number, upper: Number, scale: Number, dps: int = 30
+) -> mpf:
+    """The exact worst-case privacy loss at scale λ (derived; see the module docstring)."""
+    _check_mechanism(mechanism)
+    wide = mpf(mp._mpf(sensitivity)) >= mp._mpf(upper) - mp._mpf(lower)
+    args = (sensitivity, lower, upper, scale)
+    return mp.adaptive(_compiled(mechanism, bool(wide)), args, dps, what="privacy loss")
+
+
+def calibrated_scale(mechanism: str, setting: Setting, dps: int = 30) -> mpf:
+    """The smallest λ with worst-case loss <= ε (Holohan et al. 2018 for 'truncated')."""
+    _check_mechanism(mechanism)
+    eps, delta = setting.epsilon, setting.sensitivity
+    if mechanism == "bit" or delta >= setting.width:
+        with mpmath.workdps(dps + 10):
+            return mp._mpf(min(delta, setting.width)) / mp._mpf(eps)
+    args = (delta, setting.lower, setting.upper)
+    with mpmath.workdps(dps + 20):
+        target = mp._mpf(eps)
+        f = _compiled(mechanism, False)
+        point = [mp._mpf(v) for v in args]
+        lo = mp._mpf(setting.naive_scale)  # loss(lo) >= ε
+        hi = 2 * lo
+        while f(*point, hi) > target:
+            lo, hi = hi, 2 * hi
+        tol = mpf(10) ** (-(dps + 5))
+        while hi - lo > tol * hi:
+            mid = (lo + hi) / 2
+            if f(*point, mid) > target:
+                lo = mid
+            else:
+                hi = mid
+        return +hi
+
+
+@dataclass(frozen=True)
+class BruteForce:
+    """The largest log ratio found on a grid, and where."""
+
+    loss: mpf
+    s: mpf
+    s_prime: mpf
+    output: str
+    pairs: int
+    outputs: int
+
+
+def _laws_on_grid(
+    mechanism: str, inputs: list[mpf], ys: list[mpf], lower: mpf, upper: mpf, scale: mpf
+) -> list[list[mpf]]:
+    """P_s(y) for each input s (rows) and output (columns: ys, then atoms for BIT)."""
+    rows = []
+    for s in inputs:
+        dens = [laplace_density(y, s, scale) for y in ys]
+        if mechanism == "truncated":
+            mass = mpmath.quad(lambda t, s=s: laplace_density(t, s, scale), [lower, s, upper])
+            rows.append([d / mass for d in dens])
+        else:
+            below = mpmath.quad(lambda t, s=s: laplace_density(t, s, scale), [-mpmath.inf, lower])
+            above = mpmath.quad(lambda t, s=s: laplace_density(t, s, scale), [upper, mpmath.inf])
+            rows.append(dens + [below, above])
+    return rows
+
+
+def brute_force_loss(
+    mechanism: str,
+    sensitivity: Number,
+    lower: Number,
+    upper: Number,
+    scale: Number,
+    n_inputs: int = 25,
+    n_outputs: int = 41,
+    dps: int = 25,
+) -> BruteForce:
+    """Max of log P_s(y)/P_s'(y) over a grid of inputs, neighbours and outputs.
+
+    Inputs: n_inputs equally spaced points of [c0, c1] plus c0 + Δ and c1 - Δ;
+    pairs with |s - s'| <= Δ, both orders; outputs: n_outputs equally spaced
+    points of [c0, c1] (and the two point masses for BIT).
+    """
+    _check_mechanism(mechanism)
+    with mpmath.workdps(dps):
+        lo, hi = mp._mpf(lower), mp._mpf(upper)
+        delta, b = mp._mpf(sensitivity), mp._mpf(scale)
+        grid = [lo + (hi - lo) * i / (n_inputs - 1) for i in range(n_inputs)]
+        extra = [v for v in (lo + delta, hi - delta) if lo < v < hi]
+        inputs = sorted(set(grid + extra))
+        ys = [lo + (hi - lo) * i / (n_outputs - 1) for i in range(n_outputs)]
+        names = [mpmath.nstr(y, 8) for y in ys] + ["point mass at c0", "point mass at c1"]
+        rows = _laws_on_grid(mechanism, inputs, ys, lo, hi, b)
+        best = (mpf("-inf"), inputs[0], inputs[0], "")
+        pairs = 0
+        for i, s in enumerate(inputs):
+            for j, t in enumerate(inputs):
+                if i == j or abs(s - t) > delta * (1 + mpf(10) ** (5 - dps)):
+                    continue
+                pairs += 1
+                for k, (p, q) in enumerate(zip(rows[i], rows[j], strict=True)):
+                    value = mpmath.log(p / q)
+                    if value > best[0]:
+                        best = (value, s, t, names[k])
+        return BruteForce(best[0], best[1], best[2], best[3], pairs, len(rows[0]))
+
+
+def attained(mechanism: str, setting: Setting) -> list[dict[str, str]]:
+    """Where the sup is attained (s, s', output y), as numbers for this setting."""
+    if setting.sensitivity >= setting.width:
+        return [{"s": str(setting.lower), "s'": str(setting.upper), "y": str(setting.lower)}]
+    values = {c0: setting.lower, c1: setting.upper, delta1: setting.sensitivity}
+    out = []
+    for place in sym.worst_case(mechanism).attained:
+        row = {k: str(sp.Expr.subs(place[k], values)) for k in ("s", "s'", "y")}  # type: ignore[arg-type]
+        row["direction"] = str(place["direction"])
+        out.append(row)
+    return out
+
+
+__all__ = [
+    "BruteForce",
+    "Setting",
+    "attained",
+    "brute_force_loss",
+    "calibrated_scale",
+    "privacy_loss",
+]
