@@ -86,6 +86,71 @@ def _eval(args: argparse.Namespace) -> int:
     return 0
 
 
+def _privacy(args: argparse.Namespace) -> int:
+    from dpcheck.numeric import privacy
+    from dpcheck.numeric.params import parse_number
+
+    setting = privacy.Setting.parse(args.epsilon, args.sensitivity, args.lower, args.upper)
+    scale = None if args.scale is None else parse_number("scale", args.scale)
+    if not 1 <= args.dps <= 1000:
+        raise InputError(f"--dps {args.dps} must be between 1 and 1000")
+    if args.plot:
+        from dpcheck.plots.privacy import plot_privacy
+
+        eps = float(setting.epsilon)
+        plot_privacy(args.plot, sorted({0.1, 0.5, 1.0, 2.0, 5.0, eps}))
+    data = privacy.summary(
+        args.mechanism, setting, scale, dps=args.dps, brute_force=args.brute_force
+    )
+    if args.plot:
+        data["plot"] = str(args.plot)
+    if args.json:
+        print(json.dumps(data, indent=2))
+    else:
+        print(_privacy_text(data))
+    return 0
+
+
+_SP = "s'"
+
+
+def _privacy_text(d: dict) -> str:  # type: ignore[type-arg]
+    verdict = "yes" if d["epsilon-DP at this scale"] else "NO"
+    where = "; ".join(f"s = {a['s']}, s' = {a[_SP]}, y = {a['y']}" for a in d["attained at"])
+    lines = [
+        f"{d['mechanism']} mechanism: epsilon = {d['epsilon']}, sensitivity = {d['sensitivity']},"
+        f" bounds [{d['lower']}, {d['upper']}]  (R/sensitivity = {d['R/sensitivity']})",
+        f"scale lambda = {d['scale']}  ({d['scale source']})",
+        f"worst-case privacy loss = {d['loss']}  (= {d['loss/epsilon']} x epsilon);"
+        f" epsilon-DP: {verdict}",
+        f"attained at: {where}  [ratio P_s(y)/P_s'(y)]",
+        f"calibrated scale (smallest epsilon-DP lambda) = {d['calibrated scale']}"
+        f"  (= {d['calibrated/scale']} x this scale; loss there = {d['loss at calibrated scale']})",
+        "cost of calibrating (this scale -> calibrated):",
+    ]
+    for row in d["cost"]:
+        lines.append(
+            f"  {row['at']:<13} bias {row['bias at scale']} -> {row['bias at calibrated scale']};"
+            f"  MSE {row['mse at scale']} -> {row['mse at calibrated scale']}"
+            f" (x {row['mse ratio calibrated/scale']})"
+        )
+    if "brute force" in d:
+        bf = d["brute force"]
+        lines.append(
+            f"brute force over {bf['pairs']} input pairs x {bf['outputs']} outputs:"
+            f" {bf['loss']} at s = {bf['s']}, s' = {bf[_SP]}, y = {bf['y']}"
+        )
+    if "plot" in d:
+        lines.append(f"plot written to {d['plot']}")
+    return "\n".join(lines)
+
+
+def _compare(args: argparse.Namespace) -> int:
+    from dpcheck.peers import diffprivlib_compare
+
+    return int(diffprivlib_compare.run(args))
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(
         prog="dpcheck", description="Check the mathematics of differential-privacy papers."
@@ -111,6 +176,35 @@ def build_parser() -> argparse.ArgumentParser:
     e.add_argument("--dps", type=int, default=30, help="significant digits (default 30)")
     e.add_argument("--json", action="store_true")
     e.set_defaults(func=_eval)
+
+    pr = sub.add_parser(
+        "privacy", help="exact worst-case privacy loss and calibrated scale (Liu 2019, Def. 2)"
+    )
+    pr.add_argument("mechanism", choices=("truncated", "bit"))
+    pr.add_argument("--epsilon", required=True, help="privacy budget, > 0")
+    pr.add_argument("--sensitivity", required=True, help="global sensitivity delta1, > 0")
+    pr.add_argument("--lower", required=True, help="lower bound c0")
+    pr.add_argument("--upper", required=True, help="upper bound c1 > c0")
+    pr.add_argument("--scale", help="Laplace scale lambda (default: delta1/epsilon)")
+    pr.add_argument("--dps", type=int, default=30, help="significant digits (default 30)")
+    pr.add_argument("--brute-force", action="store_true", help="also search a (s, s', y) grid")
+    pr.add_argument("--plot", help="write loss and calibrated scale against R/delta1 (png/pdf)")
+    pr.add_argument("--json", action="store_true")
+    pr.set_defaults(func=_privacy)
+
+    cmp_ = sub.add_parser("compare", help="cross-check a peer library against exact values")
+    peers = cmp_.add_subparsers(dest="peer", parser_class=_Parser)
+    peers.required = True
+    dl = peers.add_parser(
+        "diffprivlib", help="IBM diffprivlib 0.6.6 (pip install 'dpcheck[peers]')"
+    )
+    try:
+        from dpcheck.peers import diffprivlib_compare
+
+        diffprivlib_compare.add_arguments(dl)
+    except ImportError:  # pragma: no cover - the module itself imports diffprivlib lazily
+        pass
+    dl.set_defaults(func=_compare)
     return parser
 
 

@@ -15,6 +15,7 @@ from fractions import Fraction
 from itertools import product
 from typing import Any
 
+import mpmath
 import sympy as sp
 
 from dpcheck.claims.model import Status, Verdict
@@ -41,9 +42,11 @@ def mechanism_points() -> list[dict[sp.Symbol, Fraction]]:
 
 
 def fmt(value: Any, n: int = 30) -> str:
-    """An exact rational as a string, an arb ball by its midpoint to n digits."""
+    """An exact rational as a string, an arb ball by its midpoint, an mpf, to n digits."""
     if isinstance(value, Fraction):
         return str(value)
+    if isinstance(value, mpmath.mpf):
+        return mpmath.nstr(value, n)
     return rigorous.digits(value, n)
 
 

@@ -65,7 +65,10 @@ def evaluate(name: str, params: MechanismParams, dps: int = 50) -> mpmath.mpf:
 
 
 def adaptive(
-    f: Callable[..., mpmath.mpf], args: tuple[Fraction | mpmath.mpf, ...], dps: int, what: str = "value"
+    f: Callable[..., mpmath.mpf],
+    args: tuple[Fraction | mpmath.mpf, ...],
+    dps: int,
+    what: str = "value",
 ) -> mpmath.mpf:
     """``f(*args)`` correct to about ``dps`` digits, by agreement of two precisions.
 

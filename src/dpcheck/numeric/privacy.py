@@ -189,16 +189,97 @@ def brute_force_loss(
 
 
 def attained(mechanism: str, setting: Setting) -> list[dict[str, str]]:
-    """Where the sup is attained (s, s', output y), as numbers for this setting."""
+    """Where the sup of log P_s(y)/P_s'(y) is attained (s, s', y), as numbers for this setting."""
     if setting.sensitivity >= setting.width:
         return [{"s": str(setting.lower), "s'": str(setting.upper), "y": str(setting.lower)}]
     values = {c0: setting.lower, c1: setting.upper, delta1: setting.sensitivity}
     out = []
     for place in sym.worst_case(mechanism).attained:
         row = {k: str(sp.Expr.subs(place[k], values)) for k in ("s", "s'", "y")}  # type: ignore[arg-type]
-        row["direction"] = str(place["direction"])
+        if place["direction"] == "P_s'/P_s":  # report every pair as the ratio P_s(y)/P_s'(y)
+            row["s"], row["s'"] = row["s'"], row["s"]
         out.append(row)
     return out
+
+
+def _bias_mse(mechanism: str, s: Number, setting: Setting, scale: Number, dps: int) -> tuple:
+    args = (s, setting.lower, setting.upper, scale)
+    return tuple(
+        mp.adaptive(mp.compiled(f"{mechanism}.{q}"), args, dps, what=q) for q in ("bias", "mse")
+    )
+
+
+def summary(
+    mechanism: str,
+    setting: Setting,
+    scale: Fraction | None = None,
+    dps: int = 30,
+    brute_force: bool = False,
+) -> dict[str, object]:
+    """Everything ``dpcheck privacy`` reports, JSON-ready (numbers as strings).
+
+    The worst-case loss at ``scale`` (default the naive δ1/ε of Definition 2),
+    where it is attained, the calibrated scale, and the bias and MSE at s = c0
+    and at the midpoint under both scales.
+    """
+    _check_mechanism(mechanism)
+    if scale is not None and not scale > 0:
+        raise InputError(f"scale={scale} must be positive")
+    used = setting.naive_scale if scale is None else scale
+    loss = privacy_loss(mechanism, setting.sensitivity, setting.lower, setting.upper, used, dps)
+    calibrated = calibrated_scale(mechanism, setting, dps)
+    eps = mp._mpf(setting.epsilon)
+    at_calibrated = privacy_loss(
+        mechanism, setting.sensitivity, setting.lower, setting.upper, calibrated, dps
+    )
+    cost = []
+    midpoint = (setting.lower + setting.upper) / 2
+    for label, s in (("s = c0", setting.lower), ("s = midpoint", midpoint)):
+        b0, m0 = _bias_mse(mechanism, s, setting, used, dps)
+        b1, m1 = _bias_mse(mechanism, s, setting, calibrated, dps)
+        cost.append(
+            {
+                "at": label,
+                "bias at scale": _s(b0),
+                "bias at calibrated scale": _s(b1),
+                "mse at scale": _s(m0),
+                "mse at calibrated scale": _s(m1),
+                "mse ratio calibrated/scale": _s(m1 / m0) if m0 else "nan",
+            }
+        )
+    out: dict[str, object] = {
+        "mechanism": mechanism,
+        "epsilon": str(setting.epsilon),
+        "sensitivity": str(setting.sensitivity),
+        "lower": str(setting.lower),
+        "upper": str(setting.upper),
+        "R/sensitivity": str(setting.width / setting.sensitivity),
+        "scale": str(used),
+        "scale source": "naive delta1/epsilon (Definition 2)" if scale is None else "given",
+        "loss": _s(loss, dps),
+        "loss/epsilon": _s(loss / eps),
+        "epsilon-DP at this scale": bool(loss <= eps * (1 + mpmath.mpf(10) ** (5 - dps))),
+        "attained at": attained(mechanism, setting),
+        "calibrated scale": _s(calibrated, dps),
+        "calibrated/scale": _s(calibrated / mp._mpf(used)),
+        "loss at calibrated scale": _s(at_calibrated, dps),
+        "cost": cost,
+    }
+    if brute_force:
+        bf = brute_force_loss(mechanism, setting.sensitivity, setting.lower, setting.upper, used)
+        out["brute force"] = {
+            "loss": _s(bf.loss),
+            "s": _s(bf.s),
+            "s'": _s(bf.s_prime),
+            "y": bf.output,
+            "pairs": bf.pairs,
+            "outputs": bf.outputs,
+        }
+    return out
+
+
+def _s(value: object, n: int = 12) -> str:
+    return mpmath.nstr(value, n)
 
 
 __all__ = [
@@ -208,4 +289,5 @@ __all__ = [
     "brute_force_loss",
     "calibrated_scale",
     "privacy_loss",
+    "summary",
 ]

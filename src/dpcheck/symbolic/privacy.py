@@ -252,6 +252,39 @@ def holohan_delta_c(scale: sp.Expr = lam) -> sp.Expr:
     )
 
 
+#: coordinates w = Δ/λ, v = (R - Δ)/λ > 0 (the case Δ < R)
+_W, _V = sp.symbols("w v", positive=True)
+SCALE_COORDINATES = {delta1: lam * _W, c1: c0 + lam * (_W + _V)}
+
+
+@cache
+def matches_holohan(mechanism: str = "truncated") -> bool:
+    """The derived loss equals Δ/λ + log ΔC(λ) of Holohan et al. exactly (Δ < R)."""
+    derived = worst_case(mechanism).loss
+    printed = delta1 / lam + sp.log(holohan_delta_c())
+    difference = sp.expand_log(derived - printed, force=True)
+    expr = sp.exp(sp.expand(difference)) - 1  # log a - log b = 0  <=>  a/b - 1 = 0
+    return is_identically_zero(sp.powsimp(sp.expand(sp.simplify(expr))), normalise=False)
+
+
+@cache
+def limit_wide_range(mechanism: str = "truncated") -> sp.Expr:
+    """lim_{R/Δ → ∞} of the loss at λ = Δ/ε (for the truncated mechanism: log(2e^ε - 1))."""
+    return sp.simplify(sp.limit(worst_case(mechanism).loss_in_epsilon(), ratio, sp.oo))
+
+
+@cache
+def excess_positive() -> SignProof | None:
+    """ΔC(λ) - 1 > 0 for every 0 < Δ < R: the truncated loss exceeds Δ/λ strictly."""
+    return prove_sign(holohan_delta_c() - 1, SCALE_COORDINATES)
+
+
+@cache
+def loss_decreasing_in_scale(mechanism: str = "truncated") -> SignProof | None:
+    """d(loss)/dλ < 0 for 0 < Δ < R: so the calibrated scale is the unique root of loss = ε."""
+    return prove_sign(sp.diff(worst_case(mechanism).loss, lam), SCALE_COORDINATES)
+
+
 __all__ = [
     "Candidate",
     "MECHANISMS",
@@ -259,7 +292,11 @@ __all__ = [
     "Step",
     "WorstCase",
     "candidates",
+    "excess_positive",
     "holohan_delta_c",
+    "limit_wide_range",
+    "loss_decreasing_in_scale",
+    "matches_holohan",
     "ratio",
     "s_prime",
     "worst_case",

@@ -1,0 +1,1 @@
+"""Figures (matplotlib, Agg backend): where a person would rather look than read."""
