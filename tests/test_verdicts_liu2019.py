@@ -17,6 +17,8 @@ EXPECTED = {
     "liu2019.eq5.bit_law": "refuted",
     "liu2019.def2.rejection_law": "proved",
     "liu2019.def2.clamp_law": "refuted",
+    "liu2019.def2.privacy_truncated": "refuted",
+    "liu2019.def2.privacy_bit": "proved",
     "liu2019.sec31.limit_uniform": "proved",
     "liu2019.sec31.limit_two_point": "proved",
     "liu2019.remark1.sum_bounds": "proved",

@@ -166,6 +166,11 @@ def privacy_bit() -> Verdict:
     }
     if not holds:
         return Verdict(Status.INCONCLUSIVE, "derived loss is not epsilon", evidence)
+    evidence["finding"] = (
+        "BIT is epsilon-DP: its worst-case loss is min(delta1, c1 - c0)/lambda, which is "
+        "epsilon at lambda = delta1/epsilon when delta1 <= c1 - c0 (attained at the point mass "
+        "at c0 with s = c0, s' = c0 + delta1) and less otherwise"
+    )
     return Verdict(
         Status.PROVED,
         "derived worst-case loss over outputs (point masses included) and neighbours, "
