@@ -27,7 +27,7 @@ from mpmath import mpf
 from dpcheck.errors import InputError
 from dpcheck.numeric import mp
 from dpcheck.numeric.params import parse_number
-from dpcheck.numeric.quadrature import laplace_density
+from dpcheck.numeric.quadrature import laplace_density, laplace_mass
 from dpcheck.symbolic import privacy as sym
 from dpcheck.symbolic.symbols import c0, c1, delta1, lam
 
@@ -138,12 +138,13 @@ def _laws_on_grid(
     rows = []
     for s in inputs:
         dens = [laplace_density(y, s, scale) for y in ys]
+        work = mpmath.mp.dps
         if mechanism == "truncated":
-            mass = mpmath.quad(lambda t, s=s: laplace_density(t, s, scale), [lower, s, upper])
+            mass = laplace_mass(lower, upper, s, scale, work)
             rows.append([d / mass for d in dens])
         else:
-            below = mpmath.quad(lambda t, s=s: laplace_density(t, s, scale), [-mpmath.inf, lower])
-            above = mpmath.quad(lambda t, s=s: laplace_density(t, s, scale), [upper, mpmath.inf])
+            below = laplace_mass(-mpmath.inf, lower, s, scale, work)
+            above = laplace_mass(upper, mpmath.inf, s, scale, work)
             rows.append(dens + [below, above])
     return rows
 

@@ -111,6 +111,11 @@ def _integrate(g: Integrand, a: mpf, b: mpf, s: mpf, lam: mpf, work: int) -> tup
     return total * norm, scale * norm, error * norm
 
 
+def laplace_mass(a: mpf, b: mpf, s: mpf, lam: mpf, work: int) -> mpf:
+    """P(a <= X <= b) for X ~ Lap(s, λ), by split quadrature (relative accuracy in tails)."""
+    return _integrate(_one, a, b, s, lam, work)[0]
+
+
 def _working_dps(params: MechanismParams, dps: int) -> int:
     """dps + 20, plus the digits x - s loses near s when λ is tiny against the bounds."""
     span = max(abs(params.c0), abs(params.c1), params.c1 - params.c0)

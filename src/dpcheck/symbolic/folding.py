@@ -34,7 +34,7 @@ from itertools import product
 import sympy as sp
 
 from dpcheck.symbolic import laws
-from dpcheck.symbolic.rational import is_identically_zero
+from dpcheck.symbolic.rational import denormalise, from_u, is_identically_zero, to_rational
 from dpcheck.symbolic.symbols import c0, c1, s, x
 
 QUANTITIES = ("mean", "bias", "second_moment", "var", "mse")
@@ -79,15 +79,6 @@ def side_of_s(image: sp.Expr, k_range: str) -> int | None:
     return None
 
 
-def _resolve(expr: sp.Expr, image: sp.Expr, side: int) -> sp.Expr:
-    """Replace |image - s| by side·(image - s)."""
-    target = sp.expand(image - s)
-    return expr.replace(
-        lambda e: isinstance(e, sp.Abs) and sp.expand(e.args[0] ** 2 - target**2) == 0,
-        lambda e: side * target,
-    )
-
-
 def geometric_sum(term: sp.Expr) -> sp.Expr:
     """Σ_{k>=1} term(k) for a geometric term a·r^k, r = exp(z), z < 0 (all checked).
 
@@ -129,12 +120,12 @@ def image_terms() -> tuple[tuple[str, str, sp.Expr], ...]:
                         raise NotDerived(f"{family} k=0 image: side of s undetermined")
                     term = laws.laplace_density()  # |x - s| kept; expectation splits it
                 else:
-                    term = _resolve(term, image.subs(k, 0), side)
+                    term = laws.resolve_abs(term, side, image.subs(k, 0))
                 out.append((family, k_range, term))
                 continue
             if side is None:
                 raise NotDerived(f"{family} images, {k_range}: side of s undetermined")
-            resolved = _resolve(dens, image, side)
+            resolved = laws.resolve_abs(dens, side, image)
             if resolved.has(sp.Abs):
                 raise NotDerived(f"|image - s| not resolved in {resolved}")
             if k_range == "k<=-1":
@@ -156,10 +147,26 @@ def law() -> laws.Law:
     return laws.Law("Laplace folded into [c_0, c_1]", (), (laws.Piece(c0, c1, density()),))
 
 
+def expectation(g: sp.Expr) -> sp.Expr:
+    """E g(fold(X)) = ∫_{c0}^{c1} g·density, term by term.
+
+    Same value as ``laws.expectation(law(), g)`` (the integral is linear): each
+    image term is (factor free of x)·(exponential in x), and only the second
+    factor goes to :func:`dpcheck.symbolic.laws.integrate_piece` (split at s
+    for the k = 0 term), which keeps SymPy off the Risch algorithm for the
+    geometric factor 1/(1 - exp(-2R/λ)).
+    """
+    total = sp.Integer(0)
+    for _, _, term in image_terms():
+        factor, rest = term.as_independent(x, as_Add=False)
+        total += factor * laws.integrate_piece(g, laws.Piece(c0, c1, rest))
+    return total.subs(width, c1 - c0)
+
+
 @cache
 def total_mass() -> sp.Expr:
-    """∫ density over [c0, c1], as the expectation engine returns it."""
-    return laws.total_mass(law())
+    """∫ density over [c0, c1] (:func:`expectation` of 1)."""
+    return expectation(sp.Integer(1))
 
 
 def check_total_mass() -> bool:
@@ -170,7 +177,7 @@ def check_total_mass() -> bool:
 @cache
 def _moment_about(k_: int, about_s: bool) -> sp.Expr:
     g = (x - s) ** k_ if about_s else x**k_
-    return sp.powsimp(sp.expand(laws.expectation(law(), g)))
+    return sp.powsimp(sp.expand(expectation(g)))
 
 
 @cache
@@ -190,16 +197,30 @@ def quantity(name: str) -> sp.Expr:
     raise KeyError(name)
 
 
+@cache
+def tidy(name: str) -> sp.Expr:
+    """:func:`quantity` as one cancelled fraction in exp(-(s-c0)/λ), exp(-(c1-s)/λ).
+
+    The exact rational reduction of :mod:`dpcheck.symbolic.rational` (as for
+    :func:`dpcheck.symbolic.laplace_family.quantity`); this is the form compiled
+    for evaluation.  E.g. bias = λ(e^{-t0} - e^{-t1})/(1 + e^{-t0-t1}).
+    """
+    rational, back = to_rational(quantity(name))
+    return denormalise(from_u(rational, back))
+
+
 __all__ = [
     "FAMILIES",
     "NotDerived",
     "QUANTITIES",
     "check_total_mass",
     "density",
+    "expectation",
     "geometric_sum",
     "image_terms",
     "law",
     "quantity",
     "side_of_s",
+    "tidy",
     "total_mass",
 ]

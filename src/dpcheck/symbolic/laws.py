@@ -70,11 +70,16 @@ def laplace() -> Law:
     return Law("Laplace", (), (Piece(-sp.oo, sp.oo, laplace_density()),))
 
 
-def _resolve_abs(expr: sp.Expr, side: int) -> sp.Expr:
-    """Replace |x - s| by (x - s)·side: valid where sign(x - s) = side."""
+def resolve_abs(expr: sp.Expr, side: int, a: sp.Expr = x, b: sp.Expr = s) -> sp.Expr:
+    """Replace |a - b| by (a - b)·side: valid where sign(a - b) = side.
+
+    The one place where an absolute value of the Laplace density is resolved
+    (expectations, CDFs, the folded law's images, privacy-loss ratios).
+    """
+    target = sp.expand(a - b)
     return expr.replace(
-        lambda e: isinstance(e, sp.Abs) and sp.expand(e.args[0] ** 2 - (x - s) ** 2) == 0,
-        lambda e: side * (x - s),
+        lambda e: isinstance(e, sp.Abs) and sp.expand(e.args[0] ** 2 - target**2) == 0,
+        lambda e: side * target,
     )
 
 
@@ -92,7 +97,7 @@ def integrate_piece(g: sp.Expr, piece: Piece, steps: list[IntegralStep] | None =
     """∫ g(x)·density(x) dx over the piece, split at the kink of |x - s|."""
     total = sp.Integer(0)
     for a, b_, side in split_at_kink(piece.lower, piece.upper):
-        integrand = _resolve_abs(sp.expand(g * piece.density), side)
+        integrand = resolve_abs(sp.expand(g * piece.density), side)
         value = sp.integrate(integrand, (x, a, b_), conds="none")
         value = sp.powsimp(sp.expand(value))
         if steps is not None:
@@ -172,6 +177,7 @@ __all__ = [
     "integrate_piece",
     "laplace",
     "laplace_density",
+    "resolve_abs",
     "split_at_kink",
     "total_mass",
 ]

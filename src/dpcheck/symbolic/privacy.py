@@ -41,6 +41,7 @@ from functools import cache
 import sympy as sp
 
 from dpcheck.symbolic import laplace_family as lf
+from dpcheck.symbolic import laws
 from dpcheck.symbolic.rational import is_identically_zero
 from dpcheck.symbolic.signs_poly import SignProof, prove_sign
 from dpcheck.symbolic.symbols import c0, c1, delta1, epsilon, lam, s, x
@@ -101,13 +102,6 @@ class WorstCase:
         return sp.simplify(sp.expand_log(sp.powsimp(sp.expand(expr)), force=True))
 
 
-def _resolve(expr: sp.Expr, point: sp.Expr, side: int) -> sp.Expr:
-    return expr.replace(
-        lambda e: isinstance(e, sp.Abs) and sp.expand(e.args[0] ** 2 - (x - point) ** 2) == 0,
-        lambda e: side * (x - point),
-    )
-
-
 def _log(expr: sp.Expr) -> sp.Expr:
     return sp.expand(sp.expand_log(sp.log(sp.powsimp(expr)), force=True))
 
@@ -126,8 +120,8 @@ def candidates(mechanism: str) -> list[Candidate]:
             raise NotProved(f"density piece on [{piece.lower}, {piece.upper}] not handled")
         bounds = [(c0, s, -1, -1), (s, s_prime, 1, -1), (s_prime, c1, 1, 1)]
         for lo, hi, side_s, side_t in bounds:
-            mine = _resolve(piece.density, s, side_s)
-            theirs = _resolve(piece.density.subs(s, s_prime), s_prime, side_t)
+            mine = laws.resolve_abs(piece.density, side_s)
+            theirs = laws.resolve_abs(piece.density.subs(s, s_prime), side_t, x, s_prime)
             ell = _log(mine) - _log(theirs)
             if sp.simplify(sp.diff(ell, x, 2)) != 0:
                 raise NotProved(f"log ratio is not linear in y on [{lo}, {hi}]")
