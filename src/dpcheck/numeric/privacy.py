@@ -95,24 +95,38 @@ def privacy_loss(
 
 def calibrated_scale(mechanism: str, setting: Setting, dps: int = 30) -> mpf:
     """The smallest λ with worst-case loss <= ε (Holohan et al. 2018 for 'truncated')."""
-    _check_mechanism(mechanism)
-    eps, delta = setting.epsilon, setting.sensitivity
-    if mechanism == "bit" or delta >= setting.width:
-        with mpmath.workdps(dps + 10):
-            return mp._mpf(min(delta, setting.width)) / mp._mpf(eps)
-    args = (delta, setting.lower, setting.upper)
     with mpmath.workdps(dps + 20):
-        target = mp._mpf(eps)
+        target = mp._mpf(setting.epsilon)
+    return scale_for_loss(
+        mechanism, setting.sensitivity, setting.lower, setting.upper, target, dps
+    )
+
+
+def scale_for_loss(
+    mechanism: str, sensitivity: Number, lower: Number, upper: Number, target: Number, dps: int = 30
+) -> mpf:
+    """The smallest λ with worst-case loss <= ``target`` (> 0).
+
+    BIT, or Δ >= R: min(Δ, R)/target.  Truncated with Δ < R: bisection of the
+    derived loss, which is proved strictly decreasing in λ; the bracket starts
+    at Δ/target, where the loss is Δ/λ + log ΔC >= target.
+    """
+    _check_mechanism(mechanism)
+    with mpmath.workdps(dps + 20):
+        delta, lo_bound, up_bound = (mp._mpf(v) for v in (sensitivity, lower, upper))
+        target = mp._mpf(target)
+        width = up_bound - lo_bound
+        if mechanism == "bit" or delta >= width:
+            return min(delta, width) / target
         f = _compiled(mechanism, False)
-        point = [mp._mpf(v) for v in args]
-        lo = mp._mpf(setting.naive_scale)  # loss(lo) >= ε
+        lo = delta / target
         hi = 2 * lo
-        while f(*point, hi) > target:
+        while f(delta, lo_bound, up_bound, hi) > target:
             lo, hi = hi, 2 * hi
         tol = mpf(10) ** (-(dps + 5))
         while hi - lo > tol * hi:
             mid = (lo + hi) / 2
-            if f(*point, mid) > target:
+            if f(delta, lo_bound, up_bound, mid) > target:
                 lo = mid
             else:
                 hi = mid
@@ -290,5 +304,6 @@ __all__ = [
     "brute_force_loss",
     "calibrated_scale",
     "privacy_loss",
+    "scale_for_loss",
     "summary",
 ]

@@ -154,9 +154,8 @@ def _target(point: Point) -> mpf:
 def exact_scale(point: Point) -> mpf:
     """The smallest b at which the truncated law's worst-case loss is ε - log(1-δ).
 
-    δ = 0: :func:`dpcheck.numeric.privacy.calibrated_scale`.  δ > 0: bisection
-    of the exact loss (strictly decreasing in b), whose bracket starts at
-    min(Δ, R)/target, where the loss is >= the target.
+    :func:`dpcheck.numeric.privacy.scale_for_loss` with target ε - log(1-δ)
+    (for δ = 0 that is :func:`dpcheck.numeric.privacy.calibrated_scale`).
     """
     from dpcheck.numeric import privacy
 
@@ -165,21 +164,4 @@ def exact_scale(point: Point) -> mpf:
         target = _target(point)
         if sens == 0 or mpmath.isinf(target):
             return mpf(0)
-        if point.delta == 0:
-            setting = privacy.Setting(Fraction(point.epsilon), sens, lower, upper)
-            return privacy.calibrated_scale("truncated", setting, dps=DPS + 5)
-
-        def loss(b: mpf) -> mpf:
-            return privacy.privacy_loss("truncated", sens, lower, upper, b, dps=DPS + 5)
-
-        lo = _mp(min(sens, upper - lower)) / target
-        hi = 2 * lo
-        while loss(hi) > target:
-            lo, hi = hi, 2 * hi
-        while hi - lo > mpf(10) ** (-(DPS + 5)) * hi:
-            mid = (lo + hi) / 2
-            if loss(mid) > target:
-                lo = mid
-            else:
-                hi = mid
-        return hi
+        return privacy.scale_for_loss("truncated", sens, lower, upper, target, dps=DPS + 5)
