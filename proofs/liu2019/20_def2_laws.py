@@ -99,6 +99,31 @@ def rejection_law() -> Verdict:
         f"sum_k (1-q)^(k-1) f(x) = f(x)/q with q = P(c0<=X<=c1) = {accept}"
     )
     v.method = "law of the first accepted draw summed symbolically; " + v.method
+    return _with_sampling(v, "rejection")
+
+
+def _with_sampling(v: Verdict, procedure: str) -> Verdict:
+    """Add the sampling half (statistical corroboration, never proof) to a symbolic verdict.
+
+    If the draws of the paper's procedure contradict the derived law, the two
+    routes disagree and the verdict becomes inconclusive until that is explained.
+    """
+    from dpcheck.sampling.corroborate import corroborate
+
+    evidence = corroborate(procedure)
+    v.evidence["sampling corroboration"] = evidence
+    if not evidence["consistent"]:
+        return Verdict(
+            Status.INCONCLUSIVE,
+            "symbolic and sampling routes disagree: " + v.method,
+            v.evidence,
+        )
+    if procedure == "clamp" and v.status is Status.REFUTED:
+        v.evidence["sampling corroboration"]["summary"] = (
+            "the clamp's draws follow the derived law at every point, and their count at c1"
+            + (" rejects" if evidence["printed_eq5_upper_mass_rejected"] else " does NOT reject")
+            + " eq (5)'s printed mass wherever it differs from the derived one"
+        )
     return v
 
 
@@ -116,16 +141,22 @@ def clamp_law() -> Verdict:
             f"differs in the {', '.join(bad)}: clamping puts P(X >= c1) = "
             "exp(-(c1-s)/lambda)/2 at c1, eq (5) prints 1 - exp(-(c1-s)/lambda)/2"
         )
-        return Verdict(
-            Status.REFUTED,
-            "each component compared with the derived law of the clamp; "
-            "difference confirmed in ball arithmetic",
-            evidence,
+        return _with_sampling(
+            Verdict(
+                Status.REFUTED,
+                "each component compared with the derived law of the clamp; "
+                "difference confirmed in ball arithmetic",
+                evidence,
+            ),
+            "clamp",
         )
     if all(p.status is Status.PROVED for p in parts.values()):
         evidence["finding"] = "every component equals the law of the clamp"
-        return Verdict(
-            Status.PROVED, "exact comparison of each component", evidence, domain=ck.DOMAIN
+        return _with_sampling(
+            Verdict(
+                Status.PROVED, "exact comparison of each component", evidence, domain=ck.DOMAIN
+            ),
+            "clamp",
         )
     return Verdict(Status.INCONCLUSIVE, "some component undecided", evidence)
 

@@ -11,26 +11,22 @@ an exact two-sided binomial test (:func:`binomial_p_value`, ALPHA/4 each).
 
 from __future__ import annotations
 
-import math
-from bisect import bisect_left, bisect_right
 from collections.abc import Sequence
 from fractions import Fraction
 
 import mpmath
+import numpy as np
 from mpmath import mpf
 
 from dpcheck.peers.diffprivlib.exact import ExactLaw, _mp, sampled_law
 from dpcheck.peers.diffprivlib.library import _call, _make
 from dpcheck.peers.diffprivlib.points import Point
 from dpcheck.peers.diffprivlib.rows import Row, _fmt, _show
+from dpcheck.sampling import binomial, goodness
+from dpcheck.sampling.goodness import dkw_threshold
 
 #: false-alarm probability of one law test (all its parts together)
 ALPHA = 1e-6
-
-
-def dkw_threshold(n: int, alpha: float) -> float:
-    """t with 2 exp(-2 n t²) = alpha: P(sup|F_n - F| > t) <= alpha (DKW, Massart 1990)."""
-    return math.sqrt(math.log(2 / alpha) / (2 * n))
 
 
 def _law_cdf(law: ExactLaw, y: Fraction) -> mpf:
@@ -53,30 +49,22 @@ def _atoms(law: ExactLaw) -> dict[Fraction, mpf]:
 
 
 def ks_distance(draws: Sequence[float], law: ExactLaw) -> mpf:
-    """sup_y |F_n(y) - F(y)|, exactly over the jumps of both (point masses included).
+    """sup_y |F_n(y) - F(y)| against the exact law (:func:`goodness.ks_distance`).
 
-    Between consecutive jumps F_n is constant and F continuous and nondecreasing,
-    so the sup is approached at the jumps: compare F_n(y), F(y) and the left
-    limits F_n(y-), F(y-) = F(y) - P(Y = y) at every draw and every atom.
+    The CDF is the mpmath one of :mod:`dpcheck.numeric.laws_at` (exact
+    rational arguments), so that the folded law is covered too.
     """
-    xs = sorted(Fraction(float(d)) for d in draws)
-    n = len(xs)
-    atoms = _atoms(law)
-    best = mpf(0)
-    for y in sorted(set(xs) | set(atoms)):
-        below, upto = bisect_left(xs, y), bisect_right(xs, y)
-        f_y = _law_cdf(law, y)
-        f_left = f_y - atoms.get(y, 0)
-        best = max(best, abs(mpf(upto) / n - f_y), abs(mpf(below) / n - f_left))
-    return best
+
+    def cdf(points: np.ndarray) -> np.ndarray:
+        return np.array([float(_law_cdf(law, Fraction(float(y)))) for y in points])
+
+    atoms = [(float(y), float(p)) for y, p in _atoms(law).items()]
+    return mpf(goodness.ks_distance(draws, cdf, atoms))
 
 
 def binomial_p_value(k: int, n: int, p: mpf) -> mpf:
-    """Exact two-sided binomial p-value 2·min(P(K <= k), P(K >= k)), K ~ Bin(n, p)."""
-    with mpmath.workdps(30):
-        upper = mpf(1) if k == 0 else mpmath.betainc(k, n - k + 1, 0, p, regularized=True)
-        lower = mpf(1) if k == n else mpmath.betainc(n - k, k + 1, 0, 1 - p, regularized=True)
-        return min(mpf(1), 2 * min(upper, lower))
+    """Exact two-sided binomial p-value (:func:`dpcheck.sampling.binomial.two_sided_p_value`)."""
+    return mpf(binomial.two_sided_p_value(k, n, float(p)))
 
 
 def law_rows(point: Point, samples: int, seed: int) -> list[Row]:
