@@ -219,6 +219,16 @@ def _compare(args: argparse.Namespace) -> int:
     return int(diffprivlib_compare.run(args))
 
 
+def _setting_arguments(parser: argparse.ArgumentParser) -> None:
+    """The mechanism and (ε, Δ, [c0, c1], λ) of Definition 2, shared by privacy and audit."""
+    parser.add_argument("mechanism", choices=("truncated", "bit"))
+    parser.add_argument("--epsilon", required=True, help="privacy budget, > 0")
+    parser.add_argument("--sensitivity", required=True, help="global sensitivity delta1, > 0")
+    parser.add_argument("--lower", required=True, help="lower bound c0")
+    parser.add_argument("--upper", required=True, help="upper bound c1 > c0")
+    parser.add_argument("--scale", help="Laplace scale lambda (default: delta1/epsilon)")
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(
         prog="dpcheck", description="Check the mathematics of differential-privacy papers."
@@ -248,12 +258,7 @@ def build_parser() -> argparse.ArgumentParser:
     pr = sub.add_parser(
         "privacy", help="exact worst-case privacy loss and calibrated scale (Liu 2019, Def. 2)"
     )
-    pr.add_argument("mechanism", choices=("truncated", "bit"))
-    pr.add_argument("--epsilon", required=True, help="privacy budget, > 0")
-    pr.add_argument("--sensitivity", required=True, help="global sensitivity delta1, > 0")
-    pr.add_argument("--lower", required=True, help="lower bound c0")
-    pr.add_argument("--upper", required=True, help="upper bound c1 > c0")
-    pr.add_argument("--scale", help="Laplace scale lambda (default: delta1/epsilon)")
+    _setting_arguments(pr)
     pr.add_argument("--dps", type=int, default=30, help="significant digits (default 30)")
     pr.add_argument("--brute-force", action="store_true", help="also search a (s, s', y) grid")
     pr.add_argument("--plot", help="write loss and calibrated scale against R/delta1 (png/pdf)")
@@ -263,12 +268,7 @@ def build_parser() -> argparse.ArgumentParser:
     au = sub.add_parser(
         "audit", help="empirical privacy audit: sample and bound the privacy loss (Def. 2)"
     )
-    au.add_argument("mechanism", choices=("truncated", "bit"))
-    au.add_argument("--epsilon", required=True, help="privacy budget claimed, > 0")
-    au.add_argument("--sensitivity", required=True, help="global sensitivity delta1, > 0")
-    au.add_argument("--lower", required=True, help="lower bound c0")
-    au.add_argument("--upper", required=True, help="upper bound c1 > c0")
-    au.add_argument("--scale", help="Laplace scale lambda (default: delta1/epsilon)")
+    _setting_arguments(au)
     au.add_argument("--samples", default="1000000", help="draws per side (default 1e6)")
     au.add_argument("--seed", default="0", help="seed of the two draw streams (default 0)")
     au.add_argument("--confidence", default="0.95", help="confidence level (default 0.95)")

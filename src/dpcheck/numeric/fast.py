@@ -102,19 +102,18 @@ def _moments(mechanism: str, s, c0, c1, lam, bias: bool, mse: bool):
     u = a / lam
     v = b / lam
     z2 = gamma_p(1, u) + gamma_p(1, v) if mechanism == "truncated" else None
+    e_u, e_v = _exp_minus(u), _exp_minus(v)
     out_bias = out_mse = None
     if bias:
         sign = np.copysign(lam, b - a)
-        u_min = np.minimum(u, v)
-        near = _exp_minus(u_min)
+        near = np.maximum(e_u, e_v)  # e^{-min(u, v)}
         d = np.abs(b - a) / lam
         p1_d = gamma_p(1, d)
         if z2 is not None:
-            out_bias = sign * near * (u_min * p1_d + gamma_p(2, d)) / z2
+            out_bias = sign * near * (np.minimum(u, v) * p1_d + gamma_p(2, d)) / z2
         else:
             out_bias = 0.5 * sign * near * p1_d
     if mse:
-        e_u, e_v = _exp_minus(u), _exp_minus(v)
         if z2 is not None:
             out_mse = 2.0 * lam * lam * (gamma_p(3, u, e_u) + gamma_p(3, v, e_v)) / z2
         else:

@@ -41,7 +41,7 @@ class Worst:
 
     name: str
     score: float  # error / allowed; <= 1 meets the target
-    relative: float  # the largest relative error (where the value is not 0)
+    relative: float  # the largest relative error where |value| > ABS·R
     at: tuple[float, float, float, float]  # (s, c0, c1, λ) of the largest score
     points: int
 
@@ -50,7 +50,9 @@ def score(got: float, ref: mpmath.mpf, width: float) -> tuple[float, float]:
     """(error / max(REL |ref|, ABS R), relative error)."""
     err = abs(mpmath.mpf(got) - ref)
     allowed = max(mpmath.mpf(REL) * abs(ref), mpmath.mpf(ABS) * width)
-    rel = err / abs(ref) if ref != 0 else mpmath.mpf(0)
+    # relative error where the relative target binds (|ref| > ABS·R); values
+    # below that (e.g. e^{-5e7}-small biases) are judged absolutely
+    rel = err / abs(ref) if abs(ref) > mpmath.mpf(ABS) * width else mpmath.mpf(0)
     return float(err / allowed), float(rel)
 
 

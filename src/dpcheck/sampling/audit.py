@@ -78,29 +78,26 @@ def as_count(name: str, value: object, minimum: int) -> int:
     return int(number)
 
 
+def _real(name: str, value: object, ok: Callable[[float], bool], expected: str) -> float:
+    """A float from a number or string, with a one-line error unless ``ok(value)``."""
+    if isinstance(value, bool):
+        raise InputError(f"{name}={value!r} is not a number")
+    try:
+        number = float(value)  # type: ignore[arg-type]
+    except (TypeError, ValueError):
+        raise InputError(f"{name}={value!r} is not a number ({expected})") from None
+    if not ok(number):  # NaN fails every comparison
+        raise InputError(f"{name}={value!r} must be {expected}")
+    return number
+
+
 def as_confidence(value: object) -> float:
     """A confidence level strictly between 0 and 1 (float or string)."""
-    if isinstance(value, bool):
-        raise InputError(f"confidence={value!r} is not a number")
-    try:
-        level = float(value)  # type: ignore[arg-type]
-    except (TypeError, ValueError):
-        raise InputError(f"confidence={value!r} is not a number (expected e.g. 0.95)") from None
-    if not 0.0 < level < 1.0:  # also rejects NaN
-        raise InputError(f"confidence={value!r} must be strictly between 0 and 1")
-    return level
+    return _real("confidence", value, lambda c: 0.0 < c < 1.0, "strictly between 0 and 1")
 
 
 def _epsilon(value: object) -> float:
-    if isinstance(value, bool):
-        raise InputError(f"epsilon={value!r} is not a number")
-    try:
-        eps = float(value)  # type: ignore[arg-type]
-    except (TypeError, ValueError):
-        raise InputError(f"epsilon={value!r} is not a number") from None
-    if not math.isfinite(eps) or eps < 0:
-        raise InputError(f"epsilon={value!r} must be a finite number >= 0")
-    return eps
+    return _real("epsilon", value, lambda e: math.isfinite(e) and e >= 0, "a finite number >= 0")
 
 
 def _mechanism(mechanism: object) -> str:

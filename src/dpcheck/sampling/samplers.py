@@ -106,6 +106,54 @@ def laplace(
     return _blocked(shape, params, draw)
 
 
+def _bounded(
+    rng: np.random.Generator | int | None,
+    params: tuple[ArrayLike, ArrayLike, ArrayLike, ArrayLike],
+    size: Size,
+    unclamped: Callable[..., Floats],
+) -> Floats:
+    """Validate (s, c0, c1, λ), draw ``unclamped(gen, k, s, c0, c1, λ)`` by blocks, clamp.
+
+    For BIT the clamp is the mechanism; for the truncated inversion it only
+    guards against a draw rounded a last ulp outside [c0, c1].
+    """
+    gen = generator(rng)
+    arrays, shape = _validated(*params)
+    shape = output_shape(size, shape)
+
+    def draw(k: int, s_b: Floats, c0_b: Floats, c1_b: Floats, lam_b: Floats) -> Floats:
+        y = unclamped(gen, k, s_b, c0_b, c1_b, lam_b)
+        np.maximum(y, c0_b, out=y)
+        np.minimum(y, c1_b, out=y)
+        return y
+
+    return _blocked(shape, arrays, draw)
+
+
+def _laplace_draws(gen: np.random.Generator, k: int, s, c0, c1, lam) -> Floats:
+    y = _laplace_noise(gen, k)
+    y *= lam
+    y += s
+    return y
+
+
+def _inverse_draws(gen: np.random.Generator, k: int, s, c0, c1, lam) -> Floats:
+    """The inversion of :func:`truncated` for one block."""
+    inv = 1.0 / lam
+    below_mass = -np.expm1((c0 - s) * inv)  # P1(u)
+    total = below_mass - np.expm1((s - c1) * inv)  # P1(u) + P1(v) > 0
+    w = gen.random(k)
+    w *= total
+    above = w >= below_mass
+    w -= below_mass * above  # the mass from s to the draw, on its side
+    np.negative(w, out=w)
+    np.log1p(w, out=w)
+    w *= lam  # -(distance from s) <= 0
+    w *= 1.0 - 2.0 * above  # -distance below s, +distance above
+    w += s
+    return w
+
+
 def bit(
     rng: np.random.Generator | int | None,
     s: ArrayLike,
@@ -115,19 +163,7 @@ def bit(
     size: Size = None,
 ) -> Floats:
     """Draws of the BIT mechanism (Definition 2(b), eq (5)): clamp(Lap(s, λ), c0, c1)."""
-    gen = generator(rng)
-    params, shape = _validated(s, c0, c1, lam)
-    shape = output_shape(size, shape)
-
-    def draw(k: int, s_b: Floats, c0_b: Floats, c1_b: Floats, lam_b: Floats) -> Floats:
-        y = _laplace_noise(gen, k)
-        y *= lam_b
-        y += s_b
-        np.maximum(y, c0_b, out=y)
-        np.minimum(y, c1_b, out=y)
-        return y
-
-    return _blocked(shape, params, draw)
+    return _bounded(rng, (s, c0, c1, lam), size, _laplace_draws)
 
 
 def truncated(
@@ -145,28 +181,7 @@ def truncated(
     (P1(x) = -expm1(-x), u = (s-c0)/λ, v = (c1-s)/λ): for W < P1(u) the draw
     lies -λ log1p(-W) below s, otherwise -λ log1p(-(W - P1(u))) above it.
     """
-    gen = generator(rng)
-    params, shape = _validated(s, c0, c1, lam)
-    shape = output_shape(size, shape)
-
-    def draw(k: int, s_b: Floats, c0_b: Floats, c1_b: Floats, lam_b: Floats) -> Floats:
-        inv = 1.0 / lam_b
-        below_mass = -np.expm1((c0_b - s_b) * inv)  # P1(u)
-        total = below_mass - np.expm1((s_b - c1_b) * inv)  # P1(u) + P1(v) > 0
-        w = gen.random(k)
-        w *= total
-        above = w >= below_mass
-        w -= below_mass * above  # the mass from s to the draw, on its side
-        np.negative(w, out=w)
-        np.log1p(w, out=w)
-        w *= lam_b  # -(distance from s) <= 0
-        w *= 1.0 - 2.0 * above  # -distance below s, +distance above
-        w += s_b
-        np.maximum(w, c0_b, out=w)
-        np.minimum(w, c1_b, out=w)
-        return w
-
-    return _blocked(shape, params, draw)
+    return _bounded(rng, (s, c0, c1, lam), size, _inverse_draws)
 
 
 def truncated_rejection(
