@@ -49,7 +49,11 @@ def _first(arr: Floats, mask: NDArray[np.bool_]) -> str:
 def mechanism_params(
     s: ArrayLike, c0: ArrayLike, c1: ArrayLike, lam: ArrayLike
 ) -> tuple[Floats, Floats, Floats, Floats]:
-    """(s, c0, c1, λ) as broadcast float64 arrays, validated elementwise (Definition 2)."""
+    """(s, c0, c1, λ) as float64 arrays, validated elementwise on their broadcast (Definition 2).
+
+    The arrays are returned as given (not broadcast), so that a scalar stays a
+    0-d array and costs no memory traffic; they are known to broadcast.
+    """
     arrays = [as_floats(n, v) for n, v in (("s", s), ("c0", c0), ("c1", c1), ("lam", lam))]
     try:
         s_, c0_, c1_, lam_ = np.broadcast_arrays(*arrays)
@@ -70,7 +74,7 @@ def mechanism_params(
             f"{_at(i)}"
             " (Liu 2019, Definition 2 needs c0 <= s <= c1)"
         )
-    return s_, c0_, c1_, lam_
+    return arrays[0], arrays[1], arrays[2], arrays[3]
 
 
 def check_scale(lam: Floats) -> None:

@@ -76,9 +76,7 @@ def _scalar_or_array(*arrays: Floats) -> tuple[list[Floats], tuple[int, ...]]:
 
 
 def _validated(s, c0, c1, lam) -> tuple[list[Floats], tuple[int, ...]]:
-    raw = [as_floats(n, v) for n, v in (("s", s), ("c0", c0), ("c1", c1), ("lam", lam))]
-    mechanism_params(*raw)  # elementwise checks on the broadcast values
-    return _scalar_or_array(*raw)
+    return _scalar_or_array(*mechanism_params(s, c0, c1, lam))
 
 
 def _laplace_noise(rng: np.random.Generator, k: int) -> Floats:
