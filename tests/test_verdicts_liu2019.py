@@ -53,6 +53,11 @@ EXPECTED = {
     "liu2019.appB.bit_moments": "proved",
     "liu2019.appB.bit_mse": "proved",
     "liu2019.table1.variance_range": "refuted",
+    "liu2019.table1.gs": "verified",
+    "liu2019.gs.mean": "verified",
+    "liu2019.gs.variance": "verified",
+    "liu2019.gs.sd_not_sqrt": "refuted",
+    "liu2019.sim2.gs_proportions": "refuted",
 }
 
 

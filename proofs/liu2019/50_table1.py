@@ -8,15 +8,10 @@ import sympy as sp
 
 from dpcheck.claims.model import Status, Verdict
 from dpcheck.claims.registry import claim
+from dpcheck.enumeration.variance_range import variance_at_vertex
 from dpcheck.papers import liu2019 as P
 
 N_MAX = 60
-
-
-def variance_at_vertex(n: int, k: int) -> Fraction:
-    """Sample variance (divisor n-1) of k values at c1 and n-k at c0, in units of R²."""
-    mean = Fraction(k, n)
-    return (k * (1 - mean) ** 2 + (n - k) * mean**2) / (n - 1)
 
 
 @claim("liu2019.table1.variance_range", source="Table 1", statement=r"S^2\in(0,\ nR^2/(4(n-1)))")

@@ -219,6 +219,27 @@ def _compare(args: argparse.Namespace) -> int:
     return int(diffprivlib_compare.run(args))
 
 
+def _sensitivity(args: argparse.Namespace) -> int:
+    from dpcheck.enumeration import sensitivity as sens
+
+    groups = sens.parse_groups(args.groups)
+    bounds = sens.parse_bounds(args.stat, args.bounds)
+    if args.categories is not None and args.stat not in ("histogram", "proportions"):
+        raise InputError(f"--categories applies to histogram and proportions, not {args.stat!r}")
+    categories = 2 if args.categories is None else args.categories
+    result = sens.exact_sensitivity(
+        args.stat,
+        args.neighbours,
+        args.n,
+        groups,
+        categories,
+        allow_singleton=args.allow_singleton,
+    )
+    data = sens.describe(result, bounds)
+    print(json.dumps(data, indent=2) if args.json else sens.format_text(data))
+    return 0
+
+
 def _setting_arguments(parser: argparse.ArgumentParser) -> None:
     """The mechanism and (ε, Δ, [c0, c1], λ) of Definition 2, shared by privacy and audit."""
     parser.add_argument("mechanism", choices=("truncated", "bit"))
@@ -274,6 +295,28 @@ def build_parser() -> argparse.ArgumentParser:
     au.add_argument("--confidence", default="0.95", help="confidence level (default 0.95)")
     au.add_argument("--json", action="store_true")
     au.set_defaults(func=_audit)
+
+    se = sub.add_parser(
+        "sensitivity",
+        help="exact l1 global sensitivity for small n, beside Liu's printed formula (supplement)",
+    )
+    se.add_argument(
+        "stat",
+        help="mean, proportion, histogram, proportions, variance, sd, covariance,"
+        " pooled_variance or pooled_covariance",
+    )
+    se.add_argument("--neighbours", required=True, choices=("substitute", "remove"))
+    se.add_argument("--n", required=True, type=int, help="number of records of x")
+    se.add_argument("--groups", help="group sizes n1,n2,... (pooled statistics)")
+    se.add_argument("--categories", type=int, help="K for histogram/proportions (default 2)")
+    se.add_argument("--bounds", help="c0,c1 (covariances: c10,c11,c20,c21); default 0,1")
+    se.add_argument(
+        "--allow-singleton",
+        action="store_true",
+        help="remove: let a 2-record group drop to 1 record (the supplement's n = 2J case)",
+    )
+    se.add_argument("--json", action="store_true")
+    se.set_defaults(func=_sensitivity)
 
     cmp_ = sub.add_parser("compare", help="cross-check a peer library against exact values")
     peers = cmp_.add_subparsers(dest="peer", parser_class=_Parser)
