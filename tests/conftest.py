@@ -16,3 +16,23 @@ def liu2019_results():
     claims = registry.collect(ROOT / "proofs")
     chosen = runner.select(claims, ["liu2019"])
     return {r.claim.id: r for r in runner.run(chosen)}
+
+
+def _check_verdict(verdict, expected: str) -> None:
+    """The contract every claim's verdict keeps (DESIGN.md, "Verdicts")."""
+    import json
+
+    assert verdict.status.value == expected, verdict.evidence
+    assert verdict.reproduce.startswith("dpcheck ")
+    assert verdict.evidence.get("finding")
+    if verdict.status.value in ("proved", "verified"):
+        assert verdict.domain, "a proved or verified verdict states its domain"
+    text = json.dumps(verdict.evidence, default=str)
+    if verdict.status.value == "refuted":
+        assert any(k in text for k in ("witness", "counterexample", "fails at t")), text[:300]
+
+
+@pytest.fixture(scope="session")
+def check_verdict():
+    """assert that a verdict has the expected status and keeps the verdict contract."""
+    return _check_verdict

@@ -36,7 +36,16 @@ def _categorical(stat: str, neighbours: str) -> Verdict:
         )
         for k in CATEGORIES
     }
-    return gs.combine(parts)
+    rows = gs.compare_cases(stat, neighbours, gs.sizes(2, 5, categories=3))
+    printed = gs.PRINTED[(stat, neighbours)][0].text
+    outcomes = sorted({r.outcome for r in rows})
+    sample = ", ".join(f"n = {r.case.n}: exact {r.exact}, printed {r.printed}" for r in rows)
+    finding = (
+        f"the printed {printed} is "
+        + ("exact" if outcomes == ["equal"] else "/".join(outcomes))
+        + f" for K = 2, 3, 4 and n = 2..{N_UNIVARIATE} ({sample} at K = 3)"
+    )
+    return gs.combine(parts, finding)
 
 
 @claim("liu2019s.s1.mean_def1", source="§1", statement=r"\delta_{\bar x}=R/n\ \text{(Def 1)}")

@@ -208,4 +208,6 @@ def combine(parts: dict[str, Verdict], finding: str = "") -> Verdict:
     return Verdict(Status.INCONCLUSIVE, "some part undecided", evidence)
 
 
-__all__ = ["Case", "combine", "command", "compare_cases", "gs_verdict", "layouts", "sizes"]
+__all__ = [
+    "PRINTED",
+    "Case", "combine", "command", "compare_cases", "gs_verdict", "layouts", "sizes"]
