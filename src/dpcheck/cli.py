@@ -240,6 +240,55 @@ def _sensitivity(args: argparse.Namespace) -> int:
     return 0
 
 
+def _krand(args: argparse.Namespace) -> int:
+    from dpcheck.enumeration import krand_profile as kp
+
+    data = kp.summary(args.n, args.L, q=args.q, eps0=args.eps0, delta=args.delta)
+    if args.plot:
+        from dpcheck.plots.krand import plot_epsilon_curves
+
+        ns = sorted({max(1, data["n"] // 10), data["n"], 10 * data["n"]} - {0})
+        ns = [n for n in ns if n <= kp.MAX_N]
+        plot_epsilon_curves(args.plot, ns, data["q"])
+        data["plot"] = str(args.plot)
+    print(json.dumps(data, indent=2) if args.json else _krand_text(data))
+    return 0
+
+
+def _krand_text(d: dict) -> str:  # type: ignore[type-arg]
+    lines = [
+        f"K-randomization: n = {d['n']}, L = {d['L']}, q = {d['q']:.10g}"
+        f" (eps0 = ln(p/q) = {d['eps0']:.10g}), delta = {d['delta']:g}",
+        f"pure epsilon (max log privacy ratio) = {d['pure epsilon']:.10g}",
+        f"local randomized response, L*ln(p/q) = {d['local RR epsilon']:.10g}",
+    ]
+    ap, pb = d["approximate"], d["probabilistic"]
+    if ap is None:
+        lines.append(d["note"])
+    else:
+        lines += [
+            f"approximate (eps, delta): epsilon = {ap['epsilon']:.10g} at delta = {d['delta']:g}"
+            f"  (mpmath, {ap['mpmath dps']} digits: delta(eps) = {ap['mpmath delta at epsilon']})",
+            f"  worst neighbours: {ap['worst pair']}",
+            f"  {ap['assumption']}",
+            f"probabilistic (eps, delta) of §3.1: epsilon = {pb['epsilon']:.10g}"
+            f"  (worst background m = {pb['worst background m']})",
+        ]
+        fmt = d["FMT upper bounds"]
+        cf = fmt["closed form (FMT code, closedformanalysis)"]
+        lines.append(
+            "Feldman-McMillan-Talwar closed form (their code's closedformanalysis): "
+            + ("not applicable here" if cf is None else f"{cf:.6g}")
+        )
+        if "README numerical range" in fmt:
+            lo, hi = fmt["README numerical range"]
+            lines.append(f"Feldman-McMillan-Talwar numerical bound (README): [{lo}, {hi}]")
+        lines.append(f"exact <= FMT upper bounds: {d['exact <= FMT upper bounds']}")
+    if "plot" in d:
+        lines.append(f"plot written to {d['plot']}")
+    return "\n".join(lines)
+
+
 def _setting_arguments(parser: argparse.ArgumentParser) -> None:
     """The mechanism and (ε, Δ, [c0, c1], λ) of Definition 2, shared by privacy and audit."""
     parser.add_argument("mechanism", choices=("truncated", "bit"))
@@ -317,6 +366,20 @@ def build_parser() -> argparse.ArgumentParser:
     )
     se.add_argument("--json", action="store_true")
     se.set_defaults(func=_sensitivity)
+
+    kr = sub.add_parser("krand", help="K-randomization (Zhilyaev and Zeber 2016)")
+    kr_sub = kr.add_subparsers(dest="krand_command", parser_class=_Parser)
+    kr_sub.required = True
+    kp_ = kr_sub.add_parser("profile", help="pure, approximate and probabilistic epsilon")
+    kp_.add_argument("--n", required=True, help="number of users, >= 1")
+    kp_.add_argument("--L", required=True, help="bits per user, >= 1")
+    lie = kp_.add_mutually_exclusive_group(required=True)
+    lie.add_argument("--q", help="lie probability in (0, 1/2), e.g. 1/4 or 0.018")
+    lie.add_argument("--eps0", help="local epsilon of one bit, ln(p/q) > 0")
+    kp_.add_argument("--delta", default="1e-6", help="delta (default 1e-6)")
+    kp_.add_argument("--plot", help="write epsilon(delta) curves for n/10, n, 10n (png/pdf)")
+    kp_.add_argument("--json", action="store_true")
+    kp_.set_defaults(func=_krand)
 
     cmp_ = sub.add_parser("compare", help="cross-check a peer library against exact values")
     peers = cmp_.add_subparsers(dest="peer", parser_class=_Parser)
