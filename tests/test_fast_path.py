@@ -124,3 +124,10 @@ def test_bad_input(args: tuple, needle: str) -> None:
         fast.evaluate(*args)
     assert needle in str(err.value)
     assert "\n" not in str(err.value)
+
+
+def test_quantity_names_match_the_symbolic_layer() -> None:
+    from dpcheck.numeric import names
+    from dpcheck.symbolic import laplace_family as lf
+
+    assert names.MECHANISMS == lf.MECHANISMS and names.QUANTITIES == lf.QUANTITIES

@@ -222,10 +222,8 @@ def covariance_def2() -> Verdict:
     return value
 
 
-def _pooled(neighbours: str, predicate=lambda g: True) -> list[gs.Case]:
-    two = gs.layouts([2], [2, 3, 4, 5, 6], predicate)
-    three = gs.layouts([3], [2, 3, 4], predicate)
-    return two + three
+#: every layout up to order: J = 2 with n_j in 2..6, J = 3 with n_j in 2..4
+POOLED_LAYOUTS = gs.layouts([2], [2, 3, 4, 5, 6]) + gs.layouts([3], [2, 3, 4])
 
 
 def _leaves_two(layout: tuple[int, ...]) -> bool:
@@ -241,7 +239,7 @@ POOLED_DOMAIN = "J = 2 with n_j in 2..6 and J = 3 with n_j in 2..4 (every layout
     statement=r"\delta_{s_p^2}=R^2(1-1/n_{\max})/(n-J)\ (Def 1)",
 )
 def pooled_variance_def1() -> Verdict:
-    return gs.gs_verdict("pooled_variance", "substitute", _pooled("s"), POOLED_DOMAIN, scale="R^2")
+    return gs.gs_verdict("pooled_variance", "substitute", POOLED_LAYOUTS, POOLED_DOMAIN, scale="R^2")
 
 
 @claim(
@@ -253,7 +251,7 @@ def pooled_variance_def2() -> Verdict:
     regular = gs.gs_verdict(
         "pooled_variance",
         "remove",
-        [c for c in _pooled("r") if c.n > 2 * len(c.groups or ())],
+        [c for c in POOLED_LAYOUTS if c.n > 2 * len(c.groups or ())],
         POOLED_DOMAIN + ", n > 2J",
         scale="R^2",
     )
@@ -276,7 +274,7 @@ def pooled_variance_def2() -> Verdict:
     statement=r"\delta=R_1R_2(1-1/n_{\max})/(n-J)\ (Def 1)",
 )
 def pooled_covariance_def1() -> Verdict:
-    v = gs.gs_verdict("pooled_covariance", "substitute", _pooled("s"), POOLED_DOMAIN, scale="R1 R2")
+    v = gs.gs_verdict("pooled_covariance", "substitute", POOLED_LAYOUTS, POOLED_DOMAIN, scale="R1 R2")
     _, steps = check_lines(
         [Item(e) for e in P.S5_DEF1_CHAIN], se.POOLED_COVARIANCE_DEF1, se.COVP - se.COVPP, "pooledcov1"
     )
@@ -294,7 +292,7 @@ def pooled_covariance_def1() -> Verdict:
     statement=r"\max|\Delta|=\text{eq (5)},\ \text{maximised at }n_1=2\sqrt{n-1-J}",
 )
 def pooled_covariance_def2() -> Verdict:
-    cases = [c for c in _pooled("r") if _leaves_two(c.groups or ())]
+    cases = [c for c in POOLED_LAYOUTS if _leaves_two(c.groups or ())]
     domain = POOLED_DOMAIN + " (layouts where some group keeps >= 2 records)"
     eq5 = gs.gs_verdict("pooled_covariance", "remove", cases, domain, 0, "R1 R2")
     closed = gs.gs_verdict("pooled_covariance", "remove", cases, domain, 1, "R1 R2")

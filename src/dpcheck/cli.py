@@ -149,11 +149,12 @@ def _privacy_text(d: dict) -> str:  # type: ignore[type-arg]
 
 def _audit(args: argparse.Namespace) -> int:
     from dpcheck.numeric import privacy
+    from dpcheck.numeric.params import parse_count
     from dpcheck.sampling import audit
 
     setting = privacy.Setting.parse(args.epsilon, args.sensitivity, args.lower, args.upper)
-    samples = audit.as_count("samples", args.samples, 1)
-    seed = audit.as_count("seed", args.seed, 0)
+    samples = parse_count("samples", args.samples, 1)
+    seed = parse_count("seed", args.seed, 0)
     confidence = audit.as_confidence(args.confidence)
     show_bar = samples >= 10**7 and sys.stderr.isatty() and not args.json
     with _draw_progress(show_bar) as progress:

@@ -44,16 +44,13 @@ def sizes(low: int, high: int, categories: int = 2) -> list[Case]:
     return [Case(n, categories=categories) for n in range(low, high + 1)]
 
 
-def layouts(
-    groups: Iterable[int], sizes_: Sequence[int], predicate=lambda g: True
-) -> list[Case]:
+def layouts(groups: Iterable[int], sizes_: Sequence[int]) -> list[Case]:
     """Group layouts with J groups (J in ``groups``) of sizes in ``sizes_`` (up to order)."""
-    out = []
-    for j in groups:
-        for layout in combinations_with_replacement(sizes_, j):
-            if predicate(layout):
-                out.append(Case(sum(layout), tuple(layout)))
-    return out
+    return [
+        Case(sum(layout), tuple(layout))
+        for j in groups
+        for layout in combinations_with_replacement(sizes_, j)
+    ]
 
 
 def command(stat: str, neighbours: str, case: Case) -> str:

@@ -30,6 +30,7 @@ from fractions import Fraction
 from flint import fmpz_poly
 
 from dpcheck.errors import InputError
+from dpcheck.numeric.params import parse_count
 
 #: Largest number of histogram outcomes an exact law may hold (memory: ~1 GB of ints).
 MAX_OUTCOMES = 20_000_000
@@ -46,18 +47,6 @@ def as_q(q: object) -> Fraction:
         raise InputError(f"q {q!r} is not a number") from None
     if not 0 < value < Fraction(1, 2):
         raise InputError(f"q = {q} must lie in (0, 1/2) (§2.1)")
-    return value
-
-
-def as_count(name: str, value: object, least: int) -> int:
-    """An integer >= least (n, L, m, ...), else InputError naming the value."""
-    if isinstance(value, bool) or not isinstance(value, int):
-        try:
-            value = int(str(value))
-        except ValueError:
-            raise InputError(f"{name} {value!r} is not an integer") from None
-    if value < least:
-        raise InputError(f"{name} = {value} must be >= {least}")
     return value
 
 
@@ -96,8 +85,8 @@ def pmf_numerators(n: int, m: int, q: Fraction) -> list[int]:
 def pmf(n: int, m: int, q: object) -> list[Fraction]:
     """P[A_n(m) = s] for s = 0..n, exact (§4, A_n(m) ~ Bin(m, p) + Bin(n - m, q))."""
     q = as_q(q)
-    n = as_count("n", n, 1)
-    m = as_count("m", m, 0)
+    n = parse_count("n", n, 1)
+    m = parse_count("m", m, 0)
     if m > n:
         raise InputError(f"m = {m} must be <= n = {n}")
     den = q.denominator**n
@@ -111,7 +100,7 @@ def pmf_rows(n: int, q: object) -> tuple[list[list[int]], int]:
     products instead of n powers.  Tested against the recursions (4.1), (4.2).
     """
     q = as_q(q)
-    n = as_count("n", n, 1)
+    n = parse_count("n", n, 1)
     a, b = _ab(q)
     up, down = fmpz_poly([a, b - a]), fmpz_poly([b - a, a])
     poly = down**n
@@ -285,14 +274,14 @@ def histogram_law(types: Sequence[int], L: int, q: object) -> Law:
     groups are multiplied as sparse polynomials (dicts keyed by histograms).
     """
     q = as_q(q)
-    L = as_count("L", L, 1)
+    L = parse_count("L", L, 1)
     k = 2**L
     if len(types) != k:
         raise InputError(f"type counts need {k} entries for L = {L}, got {len(types)}")
     if any(t < 0 for t in types):
         raise InputError(f"type counts {tuple(types)} must be >= 0")
     n = sum(types)
-    as_count("n", n, 1)
+    parse_count("n", n, 1)
     check_size(n, L)
     W = report_weights(L, q)
     law: dict[tuple[int, ...], int] = {(0,) * k: 1}
@@ -352,8 +341,8 @@ def max_ratio(n: int, L: int, q: object) -> RatioMax:
     (type counts of n - 1 users) and every b != 0 is then examined.
     """
     q = as_q(q)
-    n = as_count("n", n, 1)
-    L = as_count("L", L, 1)
+    n = parse_count("n", n, 1)
+    L = parse_count("L", L, 1)
     k = 2**L
     check_size(n, L)
     W = report_weights(L, q)

@@ -34,7 +34,9 @@ from fractions import Fraction
 import mpmath
 import numpy as np
 
+from dpcheck.enumeration.krand import as_q
 from dpcheck.errors import InputError
+from dpcheck.numeric.params import parse_count, parse_real
 
 EXHAUSTIVE_N = 2000
 GRID_POINTS = 65
@@ -50,43 +52,17 @@ def q_from(q: object = None, eps0: object = None) -> float:
     if (q is None) == (eps0 is None):
         raise InputError("give exactly one of q and eps0")
     if q is not None:
-        try:
-            value = float(Fraction(str(q)))
-        except (ValueError, ZeroDivisionError):
-            raise InputError(f"q {q!r} is not a number") from None
-        if not 0 < value < 0.5:
-            raise InputError(f"q = {q} must lie in (0, 1/2) (§2.1)")
-        return value
-    try:
-        e = float(str(eps0))
-    except ValueError:
-        raise InputError(f"eps0 {eps0!r} is not a number") from None
-    if not 0 < e < 700:
-        raise InputError(f"eps0 = {eps0} must lie in (0, 700) (q = 1/(1 + e^eps0) in (0, 1/2))")
+        return float(as_q(q))
+    e = parse_real("eps0", eps0, lambda x: 0 < x < 700, "in (0, 700): q = 1/(1 + e^eps0)")
     return 1.0 / (1.0 + math.exp(e))
 
 
 def check_delta(delta: object) -> float:
-    try:
-        d = float(str(delta))
-    except ValueError:
-        raise InputError(f"delta {delta!r} is not a number") from None
-    if not 1e-25 <= d < 1:
-        raise InputError(f"delta = {delta} must lie in [1e-25, 1)")
-    return d
+    return parse_real("delta", delta, lambda d: 1e-25 <= d < 1, "in [1e-25, 1)")
 
 
 def check_n(n: object) -> int:
-    if isinstance(n, bool) or not isinstance(n, int):
-        try:
-            n = int(str(n))
-        except ValueError:
-            raise InputError(f"n {n!r} is not an integer") from None
-    if n < 1:
-        raise InputError(f"n = {n} must be >= 1")
-    if n > MAX_N:
-        raise InputError(f"n = {n} is beyond the profile limit of {MAX_N} (MAX_N)")
-    return n
+    return parse_count("n", n, 1, MAX_N, f"the profile limit of {MAX_N} (MAX_N)")
 
 
 # --------------------------------------------------------------------------- laws
@@ -424,15 +400,7 @@ def summary(
 ) -> dict:  # type: ignore[type-arg]
     """Everything `dpcheck krand profile` prints (§3, §3.1, §4; FMT for comparison)."""
     n = check_n(n)
-    if isinstance(L, bool) or not isinstance(L, int):
-        try:
-            L = int(str(L))
-        except ValueError:
-            raise InputError(f"L {L!r} is not an integer") from None
-    if L < 1:
-        raise InputError(f"L = {L} must be >= 1")
-    if L > MAX_L:
-        raise InputError(f"L = {L} is beyond the profile limit of {MAX_L} (MAX_L: 2^L reports)")
+    L = parse_count("L", L, 1, MAX_L, f"the profile limit of {MAX_L} (MAX_L: 2^L reports)")
     qf = q_from(q, eps0)
     d = check_delta(delta)
     e0 = math.log((1 - qf) / qf)

@@ -36,11 +36,8 @@ import mpmath
 import numpy as np
 from numpy.typing import ArrayLike
 
-from dpcheck.errors import InputError
 from dpcheck.numeric.arrays import Floats, as_floats, mechanism_params
-
-MECHANISMS = ("truncated", "bit")
-QUANTITIES = ("mean", "bias", "second_moment", "var", "mse")
+from dpcheck.numeric.names import MECHANISMS, QUANTITIES, check_mechanism, split_name
 
 #: elements per block: small enough for the temporaries to stay in cache
 CHUNK = 32768
@@ -162,15 +159,6 @@ def _quantity(mechanism: str, quantity: str, s, c0, c1, lam) -> Floats:
     return mean * mean + var  # second_moment
 
 
-def split_name(name: str) -> tuple[str, str]:
-    """'truncated.mse' → ('truncated', 'mse'), with a one-line error for unknown names."""
-    mechanism, _, quantity = name.partition(".")
-    if mechanism not in MECHANISMS or quantity not in QUANTITIES:
-        known = ", ".join(f"{m}.{q}" for m in MECHANISMS for q in QUANTITIES)
-        raise InputError(f"unknown quantity {name!r} (expected one of: {known})")
-    return mechanism, quantity
-
-
 def _blocks(fn, arrays: list[Floats]) -> Floats:
     """Apply ``fn`` to broadcast ``arrays`` in CHUNK-sized blocks (cache-friendly).
 
@@ -200,12 +188,6 @@ def evaluate(name: str, s: ArrayLike, c0: ArrayLike, c1: ArrayLike, lam: ArrayLi
     return _blocks(lambda *a: _quantity(mechanism, quantity, *a), arrays)
 
 
-def unchecked(name: str, s: Floats, c0: Floats, c1: Floats, lam: Floats) -> Floats:
-    """:func:`evaluate` without validation or blocking, for callers that validated already."""
-    mechanism, quantity = split_name(name)
-    return _quantity(mechanism, quantity, s, c0, c1, lam)
-
-
 def _cdf(mechanism: str, y, s, c0, c1, lam) -> Floats:
     below = y <= s
     r = np.abs(s - y) / lam  # distance of y from s, in units of λ
@@ -231,7 +213,7 @@ def cdf(
     (P1(u) + P1((y-s)/λ))/(2Z) above; BIT (eq (5)): the Laplace CDF on
     [c0, c1), 1 from c1 on.
     """
-    _check_mechanism(mechanism)
+    check_mechanism(mechanism)
     arrays = list(mechanism_params(s, c0, c1, lam))
     y_ = as_floats("y", y)
     return _blocks(lambda yy, *a: _cdf(mechanism, yy, *a), [y_, *arrays])
@@ -241,17 +223,12 @@ def point_masses(
     mechanism: str, s: ArrayLike, c0: ArrayLike, c1: ArrayLike, lam: ArrayLike
 ) -> tuple[Floats, Floats]:
     """(P(s* = c0), P(s* = c1)): e^{-(s-c0)/λ}/2 and e^{-(c1-s)/λ}/2 for BIT (eq (5)), else 0."""
-    _check_mechanism(mechanism)
+    check_mechanism(mechanism)
     s_, c0_, c1_, lam_ = mechanism_params(s, c0, c1, lam)
     if mechanism == "truncated":
         zero = np.zeros_like(s_)
         return zero, zero.copy()
     return 0.5 * np.exp(-(s_ - c0_) / lam_), 0.5 * np.exp(-(c1_ - s_) / lam_)
-
-
-def _check_mechanism(mechanism: str) -> None:
-    if mechanism not in MECHANISMS:
-        raise InputError(f"unknown mechanism {mechanism!r} (expected one of: truncated, bit)")
 
 
 __all__ = [
@@ -262,5 +239,4 @@ __all__ = [
     "gamma_p",
     "point_masses",
     "split_name",
-    "unchecked",
 ]

@@ -19,22 +19,10 @@ import mpmath
 import sympy as sp
 
 from dpcheck.errors import InputError
+from dpcheck.numeric.names import QUANTITY_NAMES, split_name  # noqa: F401  (re-exported)
 from dpcheck.numeric.params import MechanismParams
 from dpcheck.symbolic import laplace_family as lf
 from dpcheck.symbolic.symbols import c0, c1, lam, s
-
-#: the quantities `dpcheck eval` knows, as "mechanism.name"
-QUANTITY_NAMES = tuple(f"{m}.{q}" for m in lf.MECHANISMS for q in lf.QUANTITIES)
-
-
-def split_name(name: str) -> tuple[str, str]:
-    """'truncated.mean' → ('truncated', 'mean'); InputError for an unknown name."""
-    if name not in QUANTITY_NAMES:
-        raise InputError(
-            f"unknown quantity {name!r} (expected one of: {', '.join(QUANTITY_NAMES)})"
-        )
-    mechanism, _, quantity = name.partition(".")
-    return mechanism, quantity
 
 
 @cache

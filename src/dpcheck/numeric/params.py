@@ -10,9 +10,11 @@ rejected.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
+
+import numpy as np
 
 from dpcheck.errors import InputError
 
@@ -35,6 +37,45 @@ def parse_number(name: str, text: str | int | float | Fraction) -> Fraction:
         raise InputError(
             f"{name}={text!r} is not a finite number (expected e.g. 0.25, 1e-6 or 3/7)"
         ) from None
+
+
+def parse_count(
+    name: str, value: object, minimum: int = 0, maximum: int | None = None, limit: str = ""
+) -> int:
+    """An integer in [minimum, maximum] from an int or text such as '1000000' or '1e6'.
+
+    Shared by every size, count and seed a user gives (CLI and API); a value
+    above ``maximum`` is refused with ``limit`` naming the limit.
+    """
+    if isinstance(value, (bool, np.bool_)):
+        raise InputError(f"{name}={value!r} is not an integer")
+    if isinstance(value, (int, np.integer)):
+        number = Fraction(int(value))
+    elif isinstance(value, (str, float, Fraction)):
+        number = parse_number(name, value)
+    else:
+        raise InputError(f"{name}={value!r} is not an integer")
+    if number.denominator != 1:
+        raise InputError(f"{name}={value!r} is not an integer")
+    count = int(number)
+    if count < minimum:
+        raise InputError(f"{name} = {count} must be an integer >= {minimum}")
+    if maximum is not None and count > maximum:
+        raise InputError(f"{name} = {count} is beyond {limit or f'the limit of {maximum}'}")
+    return count
+
+
+def parse_real(name: str, value: object, ok: Callable[[float], bool], expected: str) -> float:
+    """A float from a number or text, with a one-line error unless ``ok(value)``."""
+    if isinstance(value, bool):
+        raise InputError(f"{name}={value!r} is not a number")
+    try:
+        number = float(value)  # type: ignore[arg-type]
+    except (TypeError, ValueError):
+        raise InputError(f"{name}={value!r} is not a number ({expected})") from None
+    if not ok(number):  # NaN fails every comparison
+        raise InputError(f"{name}={value!r} must be {expected}")
+    return number
 
 
 @dataclass(frozen=True)

@@ -26,6 +26,7 @@ from mpmath import mpf
 
 from dpcheck.errors import InputError
 from dpcheck.numeric import mp
+from dpcheck.numeric.names import check_mechanism
 from dpcheck.numeric.params import parse_number
 from dpcheck.numeric.quadrature import laplace_density, laplace_mass
 from dpcheck.symbolic import privacy as sym
@@ -71,11 +72,6 @@ class Setting:
         return self.sensitivity / self.epsilon
 
 
-def _check_mechanism(mechanism: str) -> None:
-    if mechanism not in sym.MECHANISMS:
-        raise InputError(f"unknown mechanism {mechanism!r} (expected one of: truncated, bit)")
-
-
 @cache
 def _compiled(mechanism: str, wide: bool) -> Callable[..., mpf]:
     worst = sym.worst_case(mechanism)
@@ -87,7 +83,7 @@ def privacy_loss(
     mechanism: str, sensitivity: Number, lower: Number, upper: Number, scale: Number, dps: int = 30
 ) -> mpf:
     """The exact worst-case privacy loss at scale λ (derived; see the module docstring)."""
-    _check_mechanism(mechanism)
+    check_mechanism(mechanism)
     wide = mpf(mp._mpf(sensitivity)) >= mp._mpf(upper) - mp._mpf(lower)
     args = (sensitivity, lower, upper, scale)
     return mp.adaptive(_compiled(mechanism, bool(wide)), args, dps, what="privacy loss")
@@ -111,7 +107,7 @@ def scale_for_loss(
     derived loss, which is proved strictly decreasing in λ; the bracket starts
     at Δ/target, where the loss is Δ/λ + log ΔC >= target.
     """
-    _check_mechanism(mechanism)
+    check_mechanism(mechanism)
     with mpmath.workdps(dps + 20):
         delta, lo_bound, up_bound = (mp._mpf(v) for v in (sensitivity, lower, upper))
         target = mp._mpf(target)
@@ -179,7 +175,7 @@ def brute_force_loss(
     pairs with |s - s'| <= Δ, both orders; outputs: n_outputs equally spaced
     points of [c0, c1] (and the two point masses for BIT).
     """
-    _check_mechanism(mechanism)
+    check_mechanism(mechanism)
     with mpmath.workdps(dps):
         lo, hi = mp._mpf(lower), mp._mpf(upper)
         delta, b = mp._mpf(sensitivity), mp._mpf(scale)
@@ -237,7 +233,7 @@ def summary(
     where it is attained, the calibrated scale, and the bias and MSE at s = c0
     and at the midpoint under both scales.
     """
-    _check_mechanism(mechanism)
+    check_mechanism(mechanism)
     if scale is not None and not scale > 0:
         raise InputError(f"scale={scale} must be positive")
     used = setting.naive_scale if scale is None else scale

@@ -43,7 +43,7 @@ from dpcheck.numeric.params import MechanismParams
 
 MECHANISMS = ("truncated", "bit")
 QUANTITIES = ("mean", "bias", "second_moment", "var", "mse")
-#: the names this route computes; the same as :data:`dpcheck.numeric.mp.QUANTITY_NAMES`
+#: the names this route computes; the same as :data:`dpcheck.numeric.names.QUANTITY_NAMES`
 QUAD_NAMES = tuple(f"{m}.{q}" for m in MECHANISMS for q in QUANTITIES)
 
 Integrand = Callable[[mpf], mpf]

@@ -39,13 +39,14 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from dpcheck.errors import InputError
-from dpcheck.numeric import fast
+from dpcheck.numeric import fast, names
 from dpcheck.numeric.arrays import Floats
-from dpcheck.numeric.params import parse_number
+from dpcheck.numeric.names import check_mechanism
+from dpcheck.numeric.params import parse_count, parse_number, parse_real
 from dpcheck.numeric.privacy import Setting, attained, privacy_loss
 from dpcheck.sampling import clopper_pearson, samplers
 
-MECHANISMS = ("truncated", "bit")
+MECHANISMS = names.MECHANISMS
 #: widths w of the event family: GRID_POINTS log-spaced values from GRID_LOW·R to R
 GRID_POINTS = 121
 GRID_LOW = 1e-6
@@ -61,49 +62,14 @@ Progress = Callable[[int, int], None]
 # ---------------------------------------------------------------- validation
 
 
-def as_count(name: str, value: object, minimum: int) -> int:
-    """An integer >= ``minimum`` from an int or a string such as '1000000' or '1e6'."""
-    if isinstance(value, bool):
-        raise InputError(f"{name}={value!r} is not an integer")
-    if isinstance(value, (int, np.integer)):
-        number = Fraction(int(value))
-    elif isinstance(value, (str, float, Fraction)):
-        number = parse_number(name, value)
-    else:
-        raise InputError(f"{name}={value!r} is not an integer")
-    if number.denominator != 1:
-        raise InputError(f"{name}={value!r} is not an integer")
-    if number < minimum:
-        raise InputError(f"{name}={value!r} must be an integer >= {minimum}")
-    return int(number)
-
-
-def _real(name: str, value: object, ok: Callable[[float], bool], expected: str) -> float:
-    """A float from a number or string, with a one-line error unless ``ok(value)``."""
-    if isinstance(value, bool):
-        raise InputError(f"{name}={value!r} is not a number")
-    try:
-        number = float(value)  # type: ignore[arg-type]
-    except (TypeError, ValueError):
-        raise InputError(f"{name}={value!r} is not a number ({expected})") from None
-    if not ok(number):  # NaN fails every comparison
-        raise InputError(f"{name}={value!r} must be {expected}")
-    return number
-
-
 def as_confidence(value: object) -> float:
     """A confidence level strictly between 0 and 1 (float or string)."""
-    return _real("confidence", value, lambda c: 0.0 < c < 1.0, "strictly between 0 and 1")
+    return parse_real("confidence", value, lambda c: 0.0 < c < 1.0, "strictly between 0 and 1")
 
 
 def _epsilon(value: object) -> float:
-    return _real("epsilon", value, lambda e: math.isfinite(e) and e >= 0, "a finite number >= 0")
-
-
-def _mechanism(mechanism: object) -> str:
-    if mechanism not in MECHANISMS:
-        raise InputError(f"unknown mechanism {mechanism!r} (expected one of: truncated, bit)")
-    return str(mechanism)
+    finite = "a finite number >= 0"
+    return parse_real("epsilon", value, lambda e: math.isfinite(e) and e >= 0, finite)
 
 
 def _exact(name: str, value: object) -> Fraction:
@@ -200,10 +166,10 @@ def audit_counts(
     of P_s'(E) at alpha/2; bound = log(p_lo/p'_hi) (-inf when k = 0);
     exceeds = bound > ε.  If log P_s(E)/P_s'(E) <= ε, P(exceeds) <= alpha.
     """
-    n = as_count("samples", samples, 1)
-    n_prime = as_count("samples_prime", samples_prime, 1)
-    k = as_count("count", count, 0)
-    k_prime = as_count("count_prime", count_prime, 0)
+    n = parse_count("samples", samples, 1)
+    n_prime = parse_count("samples_prime", samples_prime, 1)
+    k = parse_count("count", count, 0)
+    k_prime = parse_count("count_prime", count_prime, 0)
     if k > n or k_prime > n_prime:
         raise InputError(f"counts ({k}, {k_prime}) exceed the samples ({n}, {n_prime})")
     eps, level, span = _epsilon(epsilon), as_confidence(confidence), _event(event)
@@ -346,7 +312,7 @@ def _inputs(
     mechanism: object, *values: object
 ) -> tuple[str, Fraction, Fraction, Fraction, Fraction, float, str]:
     """Validated (mechanism, s, s', c0, c1, λ, side) from (s, s', lower, upper, scale, y)."""
-    mech = _mechanism(mechanism)
+    mech = check_mechanism(mechanism)
     names = ("s", "s_prime", "lower", "upper", "scale", "y")
     s_, sp_, c0, c1, lam, y_ = (_exact(n, v) for n, v in zip(names, values, strict=True))
     if not c0 < c1:
@@ -383,7 +349,7 @@ def choose_event(
     Clopper–Pearson bounds at the exact probabilities.
     """
     mech, s_, sp_, c0, c1, lam, side = _inputs(mechanism, s, s_prime, lower, upper, scale, y)
-    n = as_count("samples", samples, 1)
+    n = parse_count("samples", samples, 1)
     level = as_confidence(confidence)
     family = _family(mech, s_, sp_, c0, c1, lam, side)
     best = int(np.argmax(family.expected_bounds(n, level)))
@@ -454,13 +420,13 @@ def plan(
     at which the expected lower bound exceeds ε (None when no event of the
     family has an exact log ratio above ε).
     """
-    mech = _mechanism(mechanism)
+    mech = check_mechanism(mechanism)
     if not isinstance(setting, Setting):
         raise InputError(f"setting={setting!r} is not a dpcheck.numeric.privacy.Setting")
     lam = None if scale is None else _exact("scale", scale)
     if lam is not None and not lam > 0:
         raise InputError(f"scale={lam} must be positive")
-    n = as_count("samples", samples, 1)
+    n = parse_count("samples", samples, 1)
     return _plan(mech, setting, lam, n, as_confidence(confidence))
 
 
@@ -571,9 +537,9 @@ def audit(
     a violation is detected at the given confidence.  ``progress(done, total)``
     is called after each block of draws.
     """
-    mech = _mechanism(mechanism)
-    n = as_count("samples", samples, 1)
-    seed_ = as_count("seed", seed, 0)
+    mech = check_mechanism(mechanism)
+    n = parse_count("samples", samples, 1)
+    seed_ = parse_count("seed", seed, 0)
     level = as_confidence(confidence)
     p = plan(mech, setting, scale, n, level)
     k, k_prime = _draw_counts(p, seed_, progress)
@@ -600,7 +566,6 @@ __all__ = [
     "MECHANISMS",
     "Plan",
     "as_confidence",
-    "as_count",
     "audit",
     "audit_counts",
     "audit_draws",

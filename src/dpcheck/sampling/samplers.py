@@ -33,9 +33,11 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from dpcheck.errors import InputError
+from dpcheck.numeric import names
 from dpcheck.numeric.arrays import Floats, as_floats, check_scale, mechanism_params, output_shape
+from dpcheck.numeric.names import check_mechanism
 
-MECHANISMS = ("truncated", "bit")
+MECHANISMS = names.MECHANISMS
 METHODS = ("inverse", "rejection")
 
 #: samples per block: the temporaries of one block stay in cache
@@ -234,8 +236,7 @@ def sample(
     method: str = "inverse",
 ) -> Floats:
     """Dispatch: 'truncated' (method 'inverse' or 'rejection') or 'bit'."""
-    if mechanism not in MECHANISMS:
-        raise InputError(f"unknown mechanism {mechanism!r} (expected one of: truncated, bit)")
+    check_mechanism(mechanism)
     if method not in METHODS:
         raise InputError(f"unknown method {method!r} (expected one of: inverse, rejection)")
     if mechanism == "bit":
