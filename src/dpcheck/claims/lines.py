@@ -108,8 +108,20 @@ def verdict_of_lines(
     domain: str,
     finding_ok: str,
     extra: dict[str, Any] | None = None,
+    reference: str = "derived difference",
+    method: str = (
+        "each line reduced exactly (rational functions in n and the summary statistics "
+        "of the shared records) to the difference derived from the definitions"
+    ),
+    refuted_method: str = (
+        "exact comparison of each line with the difference derived from the definitions; "
+        "counterexample on a concrete data set in exact rationals"
+    ),
 ) -> Verdict:
-    ev: dict[str, Any] = {"derived difference": str(sp.factor(ref)), "lines": lines}
+    """The verdict on a checked chain of lines (see :func:`check_lines`): refuted at the
+    first false line (its witness: ``data``, the printed line and the true value there),
+    proved when every line holds (possibly under a stated reading), else inconclusive."""
+    ev: dict[str, Any] = {reference: str(sp.factor(ref)), "lines": lines}
     ev.update(extra or {})
     false = [e for e in lines if e["status"] == "false"]
     open_ = [e for e in lines if e["status"] == "undecided"]
@@ -119,15 +131,14 @@ def verdict_of_lines(
         wit = (first.get("under the reading") or first["as printed"])["witness"]
         ev["first_broken_line"] = first["line"]
         ev["witness"] = wit
+        truth_key = next(k for k in wit if k not in ("data", "printed line on the data"))
         ev["finding"] = (
             f"{first['line']} is false: on {data_text(wit['data'])} it gives "
-            f"{wit['printed line on the data']}, the difference is "
-            f"{wit['difference from the definitions']}"
+            f"{wit['printed line on the data']}; {truth_key}: {wit[truth_key]}"
         )
         return Verdict(
             Status.REFUTED,
-            "exact comparison of each line with the difference derived from the definitions; "
-            "counterexample on a concrete data set in exact rationals",
+            refuted_method,
             ev,
             reproduce=f"dpcheck verify {claim_id} --format json",
         )
@@ -141,13 +152,7 @@ def verdict_of_lines(
         )
         domain += "; with the notation read as: " + "; ".join(sorted({e["reading"] for e in read}))
     ev["finding"] = finding
-    return Verdict(
-        Status.PROVED,
-        "each line reduced exactly (rational functions in n and the summary statistics "
-        "of the shared records) to the difference derived from the definitions",
-        ev,
-        domain=domain,
-    )
+    return Verdict(Status.PROVED, method, ev, domain=domain)
 
 
 def data_text(d: Mapping[str, Any]) -> str:
