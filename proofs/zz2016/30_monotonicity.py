@@ -275,13 +275,18 @@ def proof_identities() -> Verdict:
         )
         return Verdict(Status.REFUTED, "symbolic identities; exact witness", ev,
                        reproduce="dpcheck verify zz2016.prop4.1.proof_identities --format json")
-    ev["witness"] = ceil.counterexample
+    region = ceil.extra.get("in_proof_region", {})
+    # the witness: the smallest instance inside the proof's region (s_0(δ) >= 2) if any
+    ev["witness"] = region.get("counterexample") or ceil.counterexample
+    ev["smallest instance at any δ > npq"] = ceil.counterexample
     ev["strictness witness"] = strict_witness
+    w = ev["witness"] or {}
+    where = f"n = {w.get('n')}, m = {w.get('m')}, q = {w.get('q')}, δ = {w.get('delta')}"
     ev["finding"] = (
         "the η-difference and ηγ identities, (4.5) => (4.6) and the substituted form hold "
         "symbolically; s_m - s_0 = ⌈m(p-q)⌉ holds in the case δ' = δ_0 that is worked out, but "
-        "in the case δ' = δ_m, called 'similar', s_m - s_0 = ⌊m(p-q)⌋ (smallest instance in "
-        "'witness'), which is 0 when m(p-q) < 1, where the last step divides by it; the last "
+        "in the case δ' = δ_m, called 'similar', s_m - s_0 = ⌊m(p-q)⌋ (smallest instance "
+        f"with s_0(δ) >= 2 as the proof assumes: {where}), which is 0 when m(p-q) < 1, where the last step divides by it; the last "
         "'<' is '=' when m(p-q) is an integer; and the proof stops without reaching a "
         "contradiction with δ > npq (Proposition 4.1 itself is false: zz2016.prop4.1)"
     )
