@@ -25,8 +25,6 @@ from dpcheck.symbolic.krand import P, m, n, p, q, s
 
 QTEXT = "{" + ", ".join(str(v) for v in kx.Q_SET) + "}"
 EXHAUSTIVE = f"n = 1..{kx.N_MAX}, q in {QTEXT}"
-#: n of the location-shift error (n = 10 is before the n^(-1/2) regime for q = 1/10)
-SHIFT_NS = (20, 40, 80, 160)
 
 
 def _c(t: int) -> sp.Expr:
@@ -346,7 +344,7 @@ def quantile_iff() -> Verdict:
     statement=r"F_{n,m}(x) \approx F_{n,0}(x - m(p-q))\text{: the error and its scaling in } n",
 )
 def location_shift() -> Verdict:
-    scan = kx.location_shift(ns=SHIFT_NS)
+    scan = kx.location_shift()
     ev = _scan_evidence(scan)
     ev["table"] = scan.extra.get("table")
     for key in ("max_over_min", "consecutive_ratios"):

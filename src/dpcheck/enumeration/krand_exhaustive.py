@@ -40,8 +40,9 @@ Q_SET: tuple[Fraction, ...] = tuple(
 )
 #: Default largest n.
 N_MAX = 60
-#: Defaults of :func:`location_shift` (§4.8).
-SHIFT_NS: tuple[int, ...] = (10, 20, 40, 80, 160)
+#: Defaults of :func:`location_shift` (§4.8); n = 10 is before the n^(-1/2) regime at
+#: q = 1/10 (D_n sqrt(n) still rises 5% from n = 10 to 20).
+SHIFT_NS: tuple[int, ...] = (20, 40, 80, 160)
 SHIFT_QS: tuple[Fraction, ...] = (Fraction(1, 10), Fraction(1, 4), Fraction(2, 5))
 
 
