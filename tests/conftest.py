@@ -9,13 +9,18 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 
 
-@pytest.fixture(scope="session")
-def liu2019_results():
+def run_claims(patterns: list[str]) -> dict:
+    """Run the claims matching ``patterns`` (ids, globs, prefixes); results by claim id."""
     from dpcheck.claims import registry, runner
 
     claims = registry.collect(ROOT / "proofs")
-    chosen = runner.select(claims, ["liu2019"])
+    chosen = runner.select(claims, patterns)
     return {r.claim.id: r for r in runner.run(chosen)}
+
+
+@pytest.fixture(scope="session")
+def liu2019_results():
+    return run_claims(["liu2019"])
 
 
 def _check_verdict(verdict, expected: str) -> None:

@@ -21,6 +21,7 @@ from pathlib import Path
 
 import pytest
 import sympy as sp
+from conftest import run_claims
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -42,11 +43,7 @@ EXPECTED = {
 
 @pytest.fixture(scope="module")
 def results():
-    from dpcheck.claims import registry, runner
-
-    claims = registry.collect(ROOT / "proofs")
-    chosen = runner.select(claims, sorted(EXPECTED))
-    return {r.claim.id: r for r in runner.run(chosen)}
+    return run_claims(sorted(EXPECTED))
 
 
 @pytest.fixture(scope="module")

@@ -11,6 +11,7 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
+from conftest import run_claims
 
 from dpcheck.claims import sensitivity as gs
 from dpcheck.papers import liu2019s_sensitivity as printed
@@ -40,11 +41,7 @@ EXPECTED = {
 
 @pytest.fixture(scope="module")
 def results():
-    from dpcheck.claims import registry, runner
-
-    claims = registry.collect(ROOT / "proofs")
-    chosen = runner.select(claims, list(EXPECTED))
-    return {r.claim.id: r for r in runner.run(chosen)}
+    return run_claims(list(EXPECTED))
 
 
 @pytest.mark.parametrize("claim_id", sorted(EXPECTED))

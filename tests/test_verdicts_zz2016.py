@@ -11,6 +11,7 @@ import re
 from pathlib import Path
 
 import pytest
+from conftest import run_claims
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -58,11 +59,7 @@ EXPECTED = {
 
 @pytest.fixture(scope="module")
 def results():
-    from dpcheck.claims import registry, runner
-
-    claims = registry.collect(ROOT / "proofs")
-    chosen = runner.select(claims, ["zz2016"])
-    return {r.claim.id: r for r in runner.run(chosen)}
+    return run_claims(["zz2016"])
 
 
 CATALOGUE = [ROOT.parent / "shared" / "CLAIMS.md", Path("/work/shared/CLAIMS.md")]
