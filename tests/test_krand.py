@@ -154,7 +154,8 @@ def test_cli_profile(capsys, tmp_path):
     text = capsys.readouterr().out
     assert "approximate (eps, delta)" in text and "probabilistic" in text and out.stat().st_size > 0
     assert main(["krand", "profile", "--n", "4", "--L", "3", "--q", "0.1"]) == 0
-    assert "L = 1 only" in capsys.readouterr().out
+    text = capsys.readouterr().out
+    assert "exhaustive over every background" in text and "probabilistic" in text
 
 
 @pytest.mark.parametrize(
@@ -169,6 +170,14 @@ def test_cli_profile(capsys, tmp_path):
         (["--n", "100000000", "--L", "1", "--q", "0.2"], "MAX_N"),
         (["--n", "5", "--L", "40", "--q", "0.2"], "MAX_L"),
         (["--n", "5", "--L", "1", "--q", "0.2", "--delta", "2"], "delta"),
+        (["--n", "5", "--L", "2", "--q", "0.2", "--delta", "0"], "delta"),
+        (["--n", "5", "--L", "2", "--q", "0.2", "--delta", "1"], "delta"),
+        (["--n", "5", "--L", "2", "--q", "0.7"], "q = 0.7"),
+        (["--n", "5", "--L", "2", "--q", "-0.1"], "q = -0.1"),
+        (["--n", "1000", "--L", "2", "--q", "0.2"], "profile limit n <= 206 for L = 2"),
+        (["--n", "50", "--L", "3", "--q", "0.2"], "MAX_FAMILY_WORK"),
+        (["--n", "6", "--L", "14", "--q", "0.2"], "profile limit n <= 3 for L = 14"),
+        (["--n", "5", "--L", "21", "--q", "0.2"], "MAX_L"),
     ],
 )
 def test_cli_bad_input(capsys, args, word):
@@ -200,3 +209,301 @@ def test_fmt_closed_form_matches_their_code_at_the_readme_example():
 
     assert abs(kp.fmt_closed_form(100_000, 4.0, 1e-6) - 0.53788) < 5e-4
     assert kp.fmt_closed_form(1000, 4.0, 1e-6) is None  # outside eps0 <= log(n/(16 log(4/delta)))
+
+
+# --------------------------------------------------------------------------- L >= 2 profiles
+from dpcheck.enumeration import krand_profile_general as kg  # noqa: E402
+
+
+def test_simplex_ranks_and_add_user():
+    import numpy as np
+
+    for N, K in ((5, 3), (4, 4), (7, 2), (3, 6)):
+        S = kg.simplex(N, K)
+        assert len(S) == kg.simplex_size(N, K) and (S.sum(axis=1) == N).all()
+        assert len({tuple(r) for r in S}) == len(S)
+        S1, R = kg.simplex(N + 1, K), kg._shift_ranks(N, K)
+        for c in range(K):
+            assert (S1[R[c]] == S + np.eye(K, dtype=int)[c]).all()
+    probs = [0.2, 0.5, 0.3]
+    assert np.allclose(
+        kg.add_user(kg.multinomial_law(3, probs), 3, probs), kg.multinomial_law(4, probs)
+    )
+
+
+def test_loss_curve_matches_bisection_and_quantile():
+    """The closed form on loss intervals = the L = 1 bisection and quantile routines."""
+    import numpy as np
+
+    rng = np.random.default_rng(1)
+    for _ in range(60):
+        P, Q = rng.random(25) ** 3, rng.random(25) ** 3
+        P, Q = P / P.sum(), Q / Q.sum()
+        lc = kg.LossCurve.of(P, Q)
+        for d in (0.3, 1e-1, 1e-3, 1e-6):
+            a = lc.eps_approx(d)
+            assert a == pytest.approx(kp._eps_of_delta(P, Q, d, 50.0), rel=1e-9, abs=1e-12)
+            assert lc.eps_prob(d) == kp._eps_prob(P, Q, d)
+            assert a <= lc.eps_prob(d) + 1e-12  # delta(eps) <= P[loss > eps]
+
+
+def _exact_values(pair, q, deltas):
+    import numpy as np
+
+    _, pn, qn, den = kg.exact_pair_laws(pair, q)
+    lc = kg.LossCurve.of(np.array([c / den for c in pn]), np.array([c / den for c in qn]))
+    return [(lc.eps_approx(d), lc.eps_prob(d)) for d in deltas]
+
+
+@pytest.mark.parametrize(
+    "pair",
+    [
+        kg.family_pair(5, 2, 3),
+        kg.family_pair(4, 3, 0),
+        kg.g_pair(6, 2, 2),
+        kg.g_pair(4, 3, 1),
+        kg.g_pair(3, 4, 2),
+        kg.Pair(2, (1, 2, 0, 1), 1),
+        kg.Pair(3, (1, 0, 1, 0, 0, 0, 1, 0), 6),
+    ],
+)
+def test_class_histograms_are_sufficient(pair):
+    """Profiles on the class histograms = profiles on the report histograms (exact laws)."""
+    import numpy as np
+
+    deltas = (0.2, 1e-2, 1e-5)
+    P, Q = kg.reduced_laws(pair, 0.25)
+    lc = kg.LossCurve.of(P, Q)
+    for (a, b), d in zip(_exact_values(pair, F(1, 4), deltas), deltas, strict=True):
+        assert lc.eps_approx(d) == pytest.approx(a, rel=1e-9)
+        assert lc.eps_prob(d) == pytest.approx(b, rel=1e-9)
+    assert (
+        float(np.sum(P)) == pytest.approx(1.0) and len(P) < krand.outcome_count(pair.n, pair.L) + 1
+    )
+
+
+@pytest.mark.parametrize("n", [5, 12])
+def test_general_code_at_l1_equals_l1_code(n):
+    deltas = [0.2, 1e-2, 1e-4, 1e-8]
+    ex = kg.exhaustive_profile(n, 1, F(1, 4), deltas)
+    fam = kg.family_profile(n, 1, 0.25, deltas)
+    for i, d in enumerate(deltas):
+        want = kp.epsilon_at_delta(n, 0.25, d).epsilon
+        assert ex.approximate[i].epsilon == pytest.approx(want, rel=1e-9, abs=1e-12)
+        assert fam.approximate[i].epsilon == pytest.approx(want, rel=1e-9, abs=1e-12)
+        wantp = kp.probabilistic_epsilon(n, 0.25, d).epsilon
+        assert ex.probabilistic[i].epsilon == pytest.approx(wantp, rel=1e-9)
+        assert fam.probabilistic[i].epsilon == pytest.approx(wantp, rel=1e-9)
+
+
+def _brute_force_profile(n, L, q, r, delta):
+    """Every collection x, every neighbour x' (one row changed), laws by brute force (2.1)."""
+    import itertools
+
+    k = 2**L
+    laws = {}
+
+    def law(coll):
+        key = tuple(sorted(coll))
+        if key not in laws:
+            laws[key] = krand.brute_force_law(list(key), L, q)
+        return laws[key]
+
+    worst_delta, worst_prob = F(0), 0.0
+    for x in itertools.product(range(k), repeat=n):
+        for i, v in itertools.product(range(n), range(k)):
+            if v == x[i]:
+                continue
+            xp = list(x)
+            xp[i] = v
+            P, Q = law(x), law(xp)
+            cells = [(F(P.num[s], P.den), F(Q.num[s], Q.den)) for s in P.num]
+            worst_delta = max(worst_delta, sum(max(F(0), a - r * b) for a, b in cells))
+            mass = F(0)
+            for a, b in sorted(cells, key=lambda ab: ab[0] / ab[1], reverse=True):
+                mass += a
+                if mass > F(delta):
+                    worst_prob = max(worst_prob, math.log(a / b))
+                    break
+    return worst_delta, worst_prob
+
+
+@pytest.mark.parametrize("n, L", [(3, 2), (2, 3)])
+def test_profile_vs_brute_force_over_all_neighbours(n, L):
+    """Exhaustive profile (orbits only) = max over every ordered neighbour pair, in Fractions."""
+    q, delta = F(1, 4), 1e-2
+    prof = kg.exhaustive_profile(n, L, q, [delta])
+    for r in (F(3, 2), F(4), F(8)):
+        bf, _ = _brute_force_profile(n, L, q, r, delta)
+        ours = max(
+            kg.exact_delta(p, q, r)
+            for bg, bs in kg.background_orbits(n - 1, L)
+            for b in bs
+            for p in (kg.Pair(L, bg, b), kg.Pair(L, bg, b).reversed())
+        )
+        assert ours == bf
+    eps = prof.approximate[0].epsilon
+    bf_hi, bf_prob = _brute_force_profile(n, L, q, kg._rational_below_exp(eps * (1 + 1e-9)), delta)
+    bf_lo, _ = _brute_force_profile(n, L, q, kg._rational_below_exp(eps * (1 - 1e-9)), delta)
+    assert bf_hi <= F(delta) < bf_lo
+    assert prof.probabilistic[0].epsilon == pytest.approx(bf_prob, rel=1e-12)
+
+
+@pytest.mark.parametrize(
+    "n, L, q, delta, w_short",
+    [
+        (6, 2, F(1, 4), 0.0183, 1),  # worst background: 4 x 00, 1 x 10 (H_1)
+        (9, 2, F(1, 4), 0.0025, 1),
+        (4, 3, F(1, 3), 0.00332, 1),
+        (2, 4, F(9, 20), 0.00188, 2),  # worst background: 1 x 1100 (H_2)
+        (2, 5, F(9, 20), 0.000602, 2),
+        (8, 2, F(1, 10), 1e-6, None),  # H_L (background all on a) is the worst
+        (3, 4, F(1, 4), 1e-3, None),
+    ],
+)
+def test_family_h_holds_the_exhaustive_worst_case(n, L, q, delta, w_short):
+    """Approximate DP: the exhaustive worst case = the worst over H, and where marked the
+    expected family H_L (background on a and ā only) falls short of it."""
+    ex = kg.exhaustive_profile(n, L, q, [delta])
+    fam = kg.family_profile(n, L, float(q), [delta])
+    worst = ex.approximate[0]
+    assert fam.approximate[0].epsilon == pytest.approx(worst.epsilon, rel=1e-12)
+    assert kg.in_families(worst.pair)
+    only_hl = max(
+        lc.eps_approx(delta)
+        for j in range(n)
+        for lc in kg.LossCurve.both(*kg.reduced_laws(kg.family_pair(n, L, j), float(q)))
+    )
+    if w_short is None:
+        assert only_hl == pytest.approx(worst.epsilon, rel=1e-12)
+    else:
+        assert only_hl < worst.epsilon - 1e-4
+        assert kg.h_weight(worst.pair) == w_short or kg.h_weight(worst.pair.reversed()) in (
+            w_short,
+            L - w_short,
+        )
+    assert fam.probabilistic[0].epsilon <= ex.probabilistic[0].epsilon + 1e-12  # a lower bound
+
+
+def test_sanity_relations_l2():
+    """eps_approx <= eps_prob <= L log(p/q); decreasing in delta; -> pure as delta -> 0;
+    at least the L = 1 value (post-processing); n = 1 is local RR in closed form."""
+    q = 0.25
+    pure = kp.pure_epsilon(q, 2)
+    deltas = [0.3, 1e-2, 1e-4, 1e-8, 1e-25]
+    for n in (1, 3, 10, 40):
+        prof = kg.profile(n, 2, F(1, 4), deltas)
+        ap = [w.epsilon for w in prof.approximate]
+        pb = [w.epsilon for w in prof.probabilistic]
+        assert all(a <= b + 1e-12 <= pure + 2e-12 for a, b in zip(ap, pb, strict=True))
+        assert all(a <= b for a, b in zip(ap, ap[1:], strict=False))  # deltas decrease
+        assert ap[-1] == pytest.approx(pure, rel=1e-6) if n <= 10 else ap[-1] > 0.9 * pure
+        for d, a in zip(deltas, ap, strict=True):
+            assert a >= kp.epsilon_at_delta(n, q, d).epsilon - 1e-12
+    p = 1 - q
+    for L in (2, 3, 5):  # n = 1: delta(eps) = sum_h C(L,h) (p^(L-h) q^h - e^eps p^h q^(L-h))_+
+        eps = kg.profile(1, L, F(1, 4), [1e-3]).approximate[0].epsilon
+        d = sum(
+            math.comb(L, h) * max(0.0, p ** (L - h) * q**h - math.exp(eps) * p**h * q ** (L - h))
+            for h in range(L + 1)
+        )
+        assert d == pytest.approx(1e-3, rel=1e-9)
+
+
+def test_confirmations_exact_and_arb():
+    q = F(1, 4)
+    pair = kg.g_pair(7, 2, 1)
+    r = F(5, 2)
+    exact = kg.exact_delta(pair, q, r)
+    ball = kg.arb_delta(pair, q, math.log(2.5))
+    assert ball.lower() <= float(exact) * (1 + 1e-12) and float(ball.upper()) >= float(exact) * (
+        1 - 1e-12
+    )
+    assert float(ball.rad()) < 1e-30
+    c = kg.confirm(
+        "family",
+        kg.family_pair(30, 2, 29),
+        q,
+        1e-4,
+        kg.family_profile(30, 2, 0.25, [1e-4]).approximate[0].epsilon,
+    )
+    assert float(c["delta at epsilon"]) <= 1e-4 and c["epsilon"] >= c["float epsilon"]
+    eps, ratio = kg.exact_probabilistic(kg.family_pair(4, 2, 3), q, 1e-2)
+    assert eps == pytest.approx(math.log(ratio)) and ratio.denominator >= 1
+
+
+def test_summary_and_cli_l2(capsys, tmp_path):
+    d = kp.summary(8, 2, q="1/4", delta=1e-3)
+    ap = d["approximate"]
+    assert ap["worst pair in family H"] and "exhaustive" in ap["assumption"]
+    assert float(ap["delta at epsilon"]) <= 1e-3 and ap["epsilon"] < d["pure epsilon"]
+    assert d["probabilistic"]["exact epsilon"] == pytest.approx(d["probabilistic"]["epsilon"])
+    assert d["L = 1 epsilon at the same n, q"] <= ap["epsilon"]
+    out = tmp_path / "l2.png"
+    assert (
+        main(
+            [
+                "krand",
+                "profile",
+                "--n",
+                "30",
+                "--L",
+                "2",
+                "--eps0",
+                "1",
+                "--delta",
+                "1e-4",
+                "--json",
+                "--plot",
+                str(out),
+            ]
+        )
+        == 0
+    )
+    j = json.loads(capsys.readouterr().out)
+    assert j["search"]["mode"] == "family" and "ASSUMPTION" in j["approximate"]["assumption"]
+    assert (
+        "exhaustive search" in j["family evidence"] and "lower bound" in j["probabilistic"]["note"]
+    )
+    assert 0 < j["approximate"]["epsilon"] <= j["probabilistic"]["epsilon"] <= j["pure epsilon"]
+    assert out.stat().st_size > 0 and "curve" not in j
+    assert main(["krand", "profile", "--n", "30", "--L", "2", "--q", "0.25"]) == 0
+    text = capsys.readouterr().out
+    assert "ASSUMPTION" in text and "evidence:" in text and "arb" in text
+
+
+def test_plot_bad_folder_fails_before_search(capsys):
+    assert (
+        main(
+            [
+                "krand",
+                "profile",
+                "--n",
+                "5",
+                "--L",
+                "2",
+                "--q",
+                "0.25",
+                "--plot",
+                "/no/such/dir/x.png",
+            ]
+        )
+        == 2
+    )
+    err = capsys.readouterr().err
+    assert "does not exist" in err and "\n" not in err.strip()
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("q", [F(1, 4), F(1, 10), F(1, 3), F(9, 20)])
+def test_family_h_holds_the_worst_case_sweep(q):
+    """FAMILY_EVIDENCE, re-run: every n of the exhaustive range, 47 deltas."""
+    import numpy as np
+
+    deltas = list(np.logspace(-12, -0.5, 47))
+    for L, top in ((2, 12), (3, 5), (4, 3), (5, 2)):
+        for n in range(2, top + 1):
+            ex = kg.exhaustive_profile(n, L, q, deltas)
+            fam = kg.family_profile(n, L, float(q), deltas, every=True)
+            for a, b in zip(ex.approximate, fam.approximate, strict=True):
+                assert b.epsilon == pytest.approx(a.epsilon, rel=1e-12, abs=1e-14)

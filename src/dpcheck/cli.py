@@ -244,14 +244,27 @@ def _sensitivity(args: argparse.Namespace) -> int:
 def _krand(args: argparse.Namespace) -> int:
     from dpcheck.enumeration import krand_profile as kp
 
-    data = kp.summary(args.n, args.L, q=args.q, eps0=args.eps0, delta=args.delta)
+    curve_deltas = None
     if args.plot:
-        from dpcheck.plots.krand import plot_epsilon_curves
+        from dpcheck.plots.krand import CURVE_DELTAS, _target
 
-        ns = sorted({max(1, data["n"] // 10), data["n"], 10 * data["n"]} - {0})
-        ns = [n for n in ns if n <= kp.MAX_N]
-        plot_epsilon_curves(args.plot, ns, data["q"])
+        _target(args.plot)  # a missing folder fails before the search, not after
+        curve_deltas = list(CURVE_DELTAS)
+    data = kp.summary(
+        args.n, args.L, q=args.q, eps0=args.eps0, delta=args.delta, curve_deltas=curve_deltas
+    )
+    if args.plot:
+        from dpcheck.plots.krand import plot_epsilon_curves, plot_general_curves
+
+        if data["L"] == 1:
+            ns = sorted({max(1, data["n"] // 10), data["n"], 10 * data["n"]} - {0})
+            ns = [n for n in ns if n <= kp.MAX_N]
+            plot_epsilon_curves(args.plot, ns, data["q"])
+        else:
+            q = args.q if args.q is not None else data["q"]
+            plot_general_curves(args.plot, data["n"], data["L"], q, data["curve"])
         data["plot"] = str(args.plot)
+    data.pop("curve", None)
     print(json.dumps(data, indent=2) if args.json else _krand_text(data))
     return 0
 
@@ -264,9 +277,7 @@ def _krand_text(d: dict) -> str:  # type: ignore[type-arg]
         f"local randomized response, L*ln(p/q) = {d['local RR epsilon']:.10g}",
     ]
     ap, pb = d["approximate"], d["probabilistic"]
-    if ap is None:
-        lines.append(d["note"])
-    else:
+    if d["L"] == 1:
         lines += [
             f"approximate (eps, delta): epsilon = {ap['epsilon']:.10g} at delta = {d['delta']:g}"
             f"  (mpmath, {ap['mpmath dps']} digits: delta(eps) = {ap['mpmath delta at epsilon']})",
@@ -275,19 +286,62 @@ def _krand_text(d: dict) -> str:  # type: ignore[type-arg]
             f"probabilistic (eps, delta) of §3.1: epsilon = {pb['epsilon']:.10g}"
             f"  (worst background m = {pb['worst background m']})",
         ]
-        fmt = d["FMT upper bounds"]
-        cf = fmt["closed form (FMT code, closedformanalysis)"]
-        lines.append(
-            "Feldman-McMillan-Talwar closed form (their code's closedformanalysis): "
-            + ("not applicable here" if cf is None else f"{cf:.6g}")
-        )
-        if "README numerical range" in fmt:
-            lo, hi = fmt["README numerical range"]
-            lines.append(f"Feldman-McMillan-Talwar numerical bound (README): [{lo}, {hi}]")
-        lines.append(f"exact <= FMT upper bounds: {d['exact <= FMT upper bounds']}")
+    else:
+        lines += _krand_general_text(d)
+    fmt = d["FMT upper bounds"]
+    cf = fmt["closed form (FMT code, closedformanalysis)"]
+    local = "" if d["L"] == 1 else " at local epsilon L*eps0"
+    lines.append(
+        f"Feldman-McMillan-Talwar closed form{local} (their code's closedformanalysis): "
+        + ("not applicable here" if cf is None else f"{cf:.6g}")
+    )
+    if "README numerical range" in fmt:
+        lo, hi = fmt["README numerical range"]
+        lines.append(f"Feldman-McMillan-Talwar numerical bound (README): [{lo}, {hi}]")
+    lines.append(f"exact <= FMT upper bounds: {d['exact <= FMT upper bounds']}")
     if "plot" in d:
         lines.append(f"plot written to {d['plot']}")
     return "\n".join(lines)
+
+
+_HIST = "report histograms C(n + 2^L - 1, 2^L - 1)"
+
+
+def _krand_general_text(d: dict) -> list[str]:  # type: ignore[type-arg]
+    """The L >= 2 lines of :func:`_krand_text` (krand_profile_general)."""
+    ap, pb, se = d["approximate"], d["probabilistic"], d["search"]
+    conf = (
+        f"  ({ap['confirmation']}: delta(eps) = {ap['delta at epsilon']})"
+        if ap["delta at epsilon"] is not None
+        else ""
+    )
+    lines = [
+        f"approximate (eps, delta): epsilon = {ap['epsilon']:.10g} at delta = {d['delta']:g}"
+        + conf,
+        f"  worst neighbours: {ap['worst pair']}",
+        f"  worst pair in family H: {'yes' if ap['worst pair in family H'] else 'no'}",
+        f"  {ap['assumption']}",
+    ]
+    if "family evidence" in d:
+        lines.append(f"  evidence: {d['family evidence']}")
+    exact = ""
+    if "exact epsilon" in pb:
+        exact = f"  (exact rationals: log P/Q = {pb['exact epsilon']:.10g})"
+    lines += [
+        f"probabilistic (eps, delta) of §3.1: epsilon = {pb['epsilon']:.10g}{exact}",
+        f"  worst neighbours: {pb['worst pair']}",
+    ]
+    if "note" in pb:
+        lines.append(f"  {pb['note']}")
+    one = d["L = 1 epsilon at the same n, q"]
+    lines += [
+        f"L = 1 approximate epsilon at the same n, q: {one:.10g}  ({d['L = 1 note']})",
+        f"search: {se['mode']}, {se['ordered pairs examined']} ordered pairs, up to"
+        f" {se['cells per law']} cells per law, {se['cells examined']} cells in all;"
+        f" report histograms C(n + 2^L - 1, 2^L - 1) = {se[_HIST]},"
+        f" naive enumeration {se['naive enumeration 2^(nL) per collection']} per collection",
+    ]
+    return lines
 
 
 def _setting_arguments(parser: argparse.ArgumentParser) -> None:
@@ -371,14 +425,22 @@ def build_parser() -> argparse.ArgumentParser:
     kr = sub.add_parser("krand", help="K-randomization (Zhilyaev and Zeber 2016)")
     kr_sub = kr.add_subparsers(dest="krand_command", parser_class=_Parser)
     kr_sub.required = True
-    kp_ = kr_sub.add_parser("profile", help="pure, approximate and probabilistic epsilon")
+    kp_ = kr_sub.add_parser(
+        "profile",
+        help="pure, approximate and probabilistic epsilon (L >= 2: exhaustive for small n,"
+        " worst-case families above, assumption printed)",
+    )
     kp_.add_argument("--n", required=True, help="number of users, >= 1")
     kp_.add_argument("--L", required=True, help="bits per user, >= 1")
     lie = kp_.add_mutually_exclusive_group(required=True)
     lie.add_argument("--q", help="lie probability in (0, 1/2), e.g. 1/4 or 0.018")
     lie.add_argument("--eps0", help="local epsilon of one bit, ln(p/q) > 0")
     kp_.add_argument("--delta", default="1e-6", help="delta (default 1e-6)")
-    kp_.add_argument("--plot", help="write epsilon(delta) curves for n/10, n, 10n (png/pdf)")
+    kp_.add_argument(
+        "--plot",
+        help="write epsilon(delta) curves (png/pdf): L = 1 for n/10, n, 10n; L >= 2 for"
+        " n/4, n/2, n",
+    )
     kp_.add_argument("--json", action="store_true")
     kp_.set_defaults(func=_krand)
 

@@ -1,5 +1,8 @@
 """Privacy profiles of K-randomization for L = 1 (Zhilyaev and Zeber 2016, §3, §3.1, §4).
 
+(L >= 2: :mod:`dpcheck.enumeration.krand_profile_general`, reached through
+:func:`summary`; at L = 1 it reproduces this module's values, tested.)
+
 Neighbours x, x' share a background of n - 1 users, m - 1 of them holding a 1,
 and differ in one user who holds 1 in x and 0 in x' (m = 1..n).  With the
 background count B ~ Bin(m - 1, p) + Bin(n - m, q) (§4),
@@ -28,12 +31,14 @@ confirmed in mpmath at the maximising background (:func:`confirm`).
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 
 import mpmath
 import numpy as np
 
+from dpcheck.enumeration import krand
 from dpcheck.enumeration.krand import as_q
 from dpcheck.errors import InputError
 from dpcheck.numeric.params import parse_count, parse_real
@@ -396,9 +401,19 @@ MAX_L = 20
 
 
 def summary(
-    n: object, L: object, q: object = None, eps0: object = None, delta: object = 1e-6
+    n: object,
+    L: object,
+    q: object = None,
+    eps0: object = None,
+    delta: object = 1e-6,
+    curve_deltas: Sequence[float] | None = None,
 ) -> dict:  # type: ignore[type-arg]
-    """Everything `dpcheck krand profile` prints (§3, §3.1, §4; FMT for comparison)."""
+    """Everything `dpcheck krand profile` prints (§3, §3.1, §4; FMT for comparison).
+
+    L = 1 by this module; L >= 2 by :mod:`krand_profile_general` (exhaustive over the
+    backgrounds for small n, over the worst-case families above, assumption printed).
+    ``curve_deltas`` (L >= 2): also return epsilon(delta) there, from the same search.
+    """
     n = check_n(n)
     L = parse_count("L", L, 1, MAX_L, f"the profile limit of {MAX_L} (MAX_L: 2^L reports)")
     qf = q_from(q, eps0)
@@ -416,8 +431,8 @@ def summary(
         "local RR epsilon": L * e0,
     }
     if L != 1:
-        out["approximate"] = out["probabilistic"] = None
-        out["note"] = "approximate and probabilistic profiles are computed for L = 1 only"
+        q_exact = as_q(q) if q is not None else Fraction(str(qf))
+        out.update(_summary_general(n, L, q_exact, d, curve_deltas))
         return out
     ap = epsilon_at_delta(n, qf, d)
     pb = probabilistic_epsilon(n, qf, d)
@@ -434,18 +449,92 @@ def summary(
     out["probabilistic"] = {
         "epsilon": pb.epsilon,
         "worst background m": pb.m,
-        "definition": "smallest eps with P_{s~A(x)}[pi(s; x, x') > e^eps] <= delta for all"
-        " neighbours (§3.1 leaves it undefined; this reading)",
+        "definition": PROBABILISTIC_DEFINITION,
         "assumption": pb.assumption,
     }
-    fmt = {"closed form (FMT code, closedformanalysis)": fmt_closed_form(n, e0, d)}
-    ref = fmt_reference(n, e0, d)
+    _add_fmt(out, n, e0, d)
+    return out
+
+
+PROBABILISTIC_DEFINITION = (
+    "smallest eps with P_{s~A(x)}[pi(s; x, x') > e^eps] <= delta for all"
+    " neighbours (§3.1 leaves it undefined; this reading)"
+)
+
+
+def _add_fmt(out: dict, n: int, local_eps: float, d: float) -> None:  # type: ignore[type-arg]
+    """FMT upper bounds for a local_eps-LDP randomizer, shuffled (the histogram is the
+    shuffled multiset of reports), and whether the exact value lies below them."""
+    fmt = {"closed form (FMT code, closedformanalysis)": fmt_closed_form(n, local_eps, d)}
+    ref = fmt_reference(n, local_eps, d)
     if ref:
         fmt["README numerical range"] = [ref["lower"], ref["upper"]]
     out["FMT upper bounds"] = fmt
     closed = fmt["closed form (FMT code, closedformanalysis)"]
     bounds = [v for v in (closed, ref and ref["upper"]) if v]
     out["exact <= FMT upper bounds"] = all(out["approximate"]["epsilon"] <= b for b in bounds)
+
+
+def _summary_general(
+    n: int, L: int, q: Fraction, d: float, curve_deltas: Sequence[float] | None
+) -> dict:  # type: ignore[type-arg]
+    """The L >= 2 part of :func:`summary` (module krand_profile_general)."""
+    from dpcheck.enumeration import krand_profile_general as kg
+
+    mode = kg.check_profile_size(n, L)
+    deltas = [d, *(float(x) for x in (curve_deltas or []))]
+    prof = kg.profile(n, L, q, deltas, mode)
+    ap, pb = prof.approximate[0], prof.probabilistic[0]
+    assert ap.pair is not None and pb.pair is not None
+    conf = kg.confirm(mode, ap.pair, q, d, ap.epsilon) if ap.epsilon > 0 else None
+    out: dict = {}  # type: ignore[type-arg]
+    out["approximate"] = {
+        "epsilon": conf["epsilon"] if conf else 0.0,
+        "float epsilon": ap.epsilon,
+        "worst pair": ap.pair.describe(),
+        "worst pair in family H": kg.in_families(ap.pair),
+        "assumption": prof.assumption,
+        "confirmation": conf["how"] if conf else "epsilon = 0: delta(0) <= delta in floats",
+        "delta at epsilon": conf["delta at epsilon"] if conf else None,
+    }
+    prob = {
+        "epsilon": pb.epsilon,
+        "worst pair": pb.pair.describe(),
+        "definition": PROBABILISTIC_DEFINITION,
+        "assumption": prof.assumption,
+    }
+    if mode == "exhaustive":
+        exact_eps, ratio = kg.exact_probabilistic(pb.pair, q, d)
+        prob["exact epsilon"] = exact_eps
+        prob["exact ratio P/Q at the quantile"] = str(ratio)
+    else:
+        prob["note"] = kg.PROBABILISTIC_CAVEAT
+    out["probabilistic"] = prob
+    if mode == "family":
+        out["family evidence"] = kg.FAMILY_EVIDENCE
+    one_bit = epsilon_at_delta(n, float(q), d).epsilon if n <= MAX_N else None
+    out["L = 1 epsilon at the same n, q"] = one_bit
+    out["L = 1 note"] = (
+        "a lower bound on the L-bit epsilon: counting the reports' first bit is a"
+        " post-processing of the L-bit histogram with neighbours differing in that bit"
+    )
+    out["search"] = {
+        "mode": mode,
+        "ordered pairs examined": prof.pairs_examined,
+        "cells per law": prof.cells,
+        "cells examined": prof.outcomes_examined,
+        "report histograms C(n + 2^L - 1, 2^L - 1)": krand.outcome_count(n, L),
+        "naive enumeration 2^(nL) per collection": f"2^{n * L}",
+    }
+    _add_fmt(out, n, L * math.log((1 - float(q)) / float(q)), d)
+    out["FMT note"] = "bounds for an (L*eps0)-LDP randomizer, shuffled: upper bounds here too"
+    if curve_deltas is not None:
+        out["curve"] = {
+            "delta": deltas[1:],
+            "mode": mode,
+            "approximate": [w.epsilon for w in prof.approximate[1:]],
+            "probabilistic": [w.epsilon for w in prof.probabilistic[1:]],
+        }
     return out
 
 

@@ -1,9 +1,13 @@
-"""K-randomization figures (Zhilyaev and Zeber 2016, §4): matplotlib, Agg backend.
+"""K-randomization figures (Zhilyaev and Zeber 2016, §3.1, §4): matplotlib, Agg backend.
 
 :func:`plot_log_ratio_heatmap` — log pi_n(s; m) = log P_{n,m}(s)/P_{n,m+1}(s) over
 (m, s) for L = 1 (§4.2, §4.5), from the exact laws.
-:func:`plot_epsilon_curves` — approximate epsilon(delta) for several n (worst
-background, :func:`dpcheck.enumeration.krand_profile.epsilon_at_delta`).
+:func:`plot_epsilon_curves` — approximate epsilon(delta) for several n, L = 1 (worst
+background, :func:`dpcheck.enumeration.krand_profile.epsilon_at_delta`), beside the
+pure epsilon log(p/q) of one bit.
+:func:`plot_general_curves` — L >= 2: approximate and probabilistic epsilon(delta) for
+n/4, n/2 and n (:mod:`dpcheck.enumeration.krand_profile_general`), beside L log(p/q).
+:func:`write_readme_figures` — the two figures of docs/figures.
 """
 
 from __future__ import annotations
@@ -18,12 +22,24 @@ import numpy as np
 from dpcheck.enumeration import krand, krand_profile
 from dpcheck.errors import InputError
 
+#: The deltas of the epsilon(delta) curves (log-spaced, 1e-12 .. 1e-1).
+CURVE_DELTAS = tuple(float(d) for d in np.logspace(-12, -1, 23))
+
 
 def _target(path: str | Path) -> Path:
     out = Path(path)
     if not out.parent.exists():
         raise InputError(f"--plot {str(path)!r}: folder {str(out.parent)!r} does not exist")
     return out
+
+
+def _pyplot():  # type: ignore[no-untyped-def]
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    return plt
 
 
 def log_ratio_grid(n: int, q: object) -> np.ndarray:
@@ -37,24 +53,39 @@ def log_ratio_grid(n: int, q: object) -> np.ndarray:
 
 
 def plot_log_ratio_heatmap(path: str | Path, n: int, q: object) -> Path:
-    """Heatmap of log pi_n(s; m) over (m, s), L = 1; bounded by ±log(p/q)."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
+    """Heatmap of log pi_n(s; m) over (m, s), L = 1; bounded by ±log(p/q) (§4.5)."""
+    plt = _pyplot()
     out = _target(path)
     qq = krand.as_q(q)
     grid = log_ratio_grid(n, qq)
     bound = math.log((1 - qq) / qq)
-    fig, ax = plt.subplots(figsize=(6, 4.5))
-    im = ax.imshow(grid, origin="lower", aspect="auto", cmap="RdBu_r", vmin=-bound, vmax=bound)
-    ax.set_xlabel("s (reported ones)")
-    ax.set_ylabel("m (ones in x)")
-    ax.set_title(f"log pi_n(s; m), n = {n}, q = {qq}  (|.| <= log(p/q) = {bound:.3g})")
-    fig.colorbar(im, ax=ax)
+    fig, ax = plt.subplots(figsize=(7, 5))
+    im = ax.imshow(
+        grid,
+        origin="lower",
+        aspect="auto",
+        cmap="RdBu_r",
+        vmin=-bound,
+        vmax=bound,
+        extent=(-0.5, n + 0.5, -0.5, n - 0.5),
+        interpolation="nearest",
+    )
+    levels = [-0.9 * bound, -0.5 * bound, 0.0, 0.5 * bound, 0.9 * bound]
+    cs = ax.contour(np.arange(n + 1), np.arange(n), grid, levels=levels, colors="k", linewidths=0.6)
+    ax.clabel(cs, fmt="%+.2f", fontsize=7)
+    ax.set_xlabel("s = number of reported ones (outcome)")
+    ax.set_ylabel("m = number of ones in x")
+    ax.set_title(
+        f"L = 1, n = {n}, q = {qq}: log privacy ratio\n"
+        r"$\log \pi_n(s; m) = \log P[A_n(m) = s] \,/\, P[A_n(m+1) = s]$"
+    )
+    cb = fig.colorbar(im, ax=ax)
+    cb.set_label(
+        f"log pi_n(s; m), within ±log(p/q) = ±{bound:.4g}\n"
+        "> 0: s likelier from m ones than from m + 1"
+    )
     fig.tight_layout()
-    fig.savefig(out)
+    fig.savefig(out, dpi=130)
     plt.close(fig)
     return out
 
@@ -63,23 +94,147 @@ def plot_epsilon_curves(
     path: str | Path, ns: Sequence[int], q: float, deltas: Sequence[float] | None = None
 ) -> Path:
     """epsilon(delta) curves (approximate DP, L = 1) for each n, log-scaled delta axis."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
+    plt = _pyplot()
     out = _target(path)
-    ds = np.logspace(-12, -1, 23) if deltas is None else np.asarray(deltas, dtype=float)
-    fig, ax = plt.subplots(figsize=(6, 4.5))
+    ds = np.asarray(CURVE_DELTAS if deltas is None else deltas, dtype=float)
+    eps0 = math.log((1 - q) / q)
+    fig, ax = plt.subplots(figsize=(7, 5))
     for n in ns:
         ax.plot(ds, krand_profile.curve(int(n), q, ds), marker=".", label=f"n = {n}")
-    ax.axhline(math.log((1 - q) / q), color="grey", ls="--", label="local RR log(p/q)")
+    ax.axhline(eps0, color="grey", ls="--", label=f"pure = local RR: log(p/q) = {eps0:.3g}")
     ax.set_xscale("log")
+    ax.set_ylim(bottom=0)
     ax.set_xlabel("delta")
-    ax.set_ylabel("epsilon(delta)")
-    ax.set_title(f"K-randomization, L = 1, q = {q:.4g}: exact epsilon(delta)")
-    ax.legend()
+    ax.set_ylabel("epsilon(delta)  (nats)")
+    ax.set_title(
+        f"K-randomization, L = 1, q = {q:.4g} (eps0 = {eps0:.3g}):\n"
+        "exact worst-case approximate epsilon(delta) (hockey-stick divergence)"
+    )
+    ax.grid(True, which="major", alpha=0.3)
+    ax.legend(fontsize=8)
     fig.tight_layout()
-    fig.savefig(out)
+    fig.savefig(out, dpi=130)
     plt.close(fig)
     return out
+
+
+def general_curve(n: int, L: int, q: object, deltas: Sequence[float]) -> dict:  # type: ignore[type-arg]
+    """{'mode', 'approximate', 'probabilistic'} at each delta for L >= 2 (one search)."""
+    from dpcheck.enumeration import krand_profile_general as kg
+
+    prof = kg.profile(n, L, q, list(deltas))
+    return {
+        "mode": prof.mode,
+        "approximate": [w.epsilon for w in prof.approximate],
+        "probabilistic": [w.epsilon for w in prof.probabilistic],
+    }
+
+
+def plot_general_curves(
+    path: str | Path,
+    n: int,
+    L: int,
+    q: object,
+    at_n: dict | None = None,  # type: ignore[type-arg]
+    deltas: Sequence[float] = CURVE_DELTAS,
+) -> Path:
+    """L >= 2: approximate (solid) and probabilistic (dotted) epsilon(delta) for n/4, n/2, n.
+
+    ``at_n`` ({'delta', 'mode', 'approximate', 'probabilistic'}: summary()['curve']) spares
+    the search at n itself.  Pure epsilon L log(p/q) and one bit's log(p/q) for reference.
+    """
+    plt = _pyplot()
+    out = _target(path)
+    qf = float(krand.as_q(q)) if not isinstance(q, float) else q
+    eps0 = math.log((1 - qf) / qf)
+    ds = list(deltas if at_n is None else at_n["delta"])
+    ns = sorted({m for m in (n // 4, n // 2, n) if m >= 1})
+    fig, ax = plt.subplots(figsize=(7, 5))
+    colors = plt.rcParams["axes.prop_cycle"].by_key()["color"]
+    for i, m in enumerate(ns):
+        cur = at_n if (m == n and at_n is not None) else general_curve(m, L, q, ds)
+        mode = "exhaustive" if cur["mode"] == "exhaustive" else "family H"
+        c = colors[i % len(colors)]
+        ax.plot(ds, cur["approximate"], color=c, marker=".", label=f"n = {m}: approximate ({mode})")
+        low = "" if cur["mode"] == "exhaustive" else ", lower bound"
+        ax.plot(
+            ds, cur["probabilistic"], color=c, ls=":", label=f"n = {m}: probabilistic §3.1{low}"
+        )
+    ax.axhline(L * eps0, color="grey", ls="--", label=f"pure: L log(p/q) = {L * eps0:.3g}")
+    ax.axhline(eps0, color="grey", ls="-.", label=f"one bit: log(p/q) = {eps0:.3g}")
+    ax.set_xscale("log")
+    ax.set_ylim(bottom=0)
+    ax.set_xlabel("delta")
+    ax.set_ylabel("epsilon(delta)  (nats)")
+    ax.set_title(
+        f"K-randomization, L = {L} bits, q = {qf:.4g} (eps0 = {eps0:.3g}):"
+        " worst-case epsilon(delta)"
+    )
+    ax.grid(True, which="major", alpha=0.3)
+    ax.legend(fontsize=7)
+    fig.tight_layout()
+    fig.savefig(out, dpi=130)
+    plt.close(fig)
+    return out
+
+
+def write_readme_figures(folder: str | Path = "docs/figures") -> list[Path]:
+    """docs/figures/krand_heatmap.png (n = 40, q = 1/4) and krand_epsilon_curves.png
+    (L = 1, eps0 = 1, n = 10 .. 1e5, with the L = 2, n = 100 curve)."""
+    base = Path(folder)
+    heat = plot_log_ratio_heatmap(base / "krand_heatmap.png", 40, "1/4")
+    curves = plot_readme_curves(base / "krand_epsilon_curves.png")
+    return [heat, curves]
+
+
+def plot_readme_curves(
+    path: str | Path,
+    eps0: float = 1.0,
+    ns: Sequence[int] = (10, 100, 1000, 10_000, 100_000),
+    L2_n: int = 100,
+) -> Path:
+    """L = 1 epsilon(delta) for several n at eps0, the pure/local line, and L = 2 at L2_n."""
+    plt = _pyplot()
+    out = _target(path)
+    q = 1.0 / (1.0 + math.exp(eps0))
+    ds = np.asarray(CURVE_DELTAS)
+    fig, ax = plt.subplots(figsize=(7.5, 5.2))
+    for n in ns:
+        ax.plot(ds, krand_profile.curve(int(n), q, ds), marker=".", label=f"L = 1, n = {n}")
+    if L2_n:
+        cur = general_curve(L2_n, 2, q, ds)
+        ax.plot(
+            ds,
+            cur["approximate"],
+            color="k",
+            marker="x",
+            ms=4,
+            label=f"L = 2, n = {L2_n} (family H)",
+        )
+        ax.axhline(
+            2 * eps0,
+            color="k",
+            ls=":",
+            lw=1,
+            label=f"L = 2 pure / local RR: 2 eps0 = {2 * eps0:.3g}",
+        )
+    ax.axhline(eps0, color="grey", ls="--", label=f"L = 1 pure / local RR: eps0 = {eps0:.3g}")
+    ax.set_xscale("log")
+    ax.set_ylim(0, 2.45 * eps0 if L2_n else 1.25 * eps0)
+    ax.set_xlabel("delta (log scale)")
+    ax.set_ylabel("worst-case epsilon(delta)  (nats)")
+    ax.set_title(
+        f"K-randomization, eps0 = ln(p/q) = {eps0:g} (q = {q:.4f}):\n"
+        "exact approximate-DP epsilon(delta) of the released histogram"
+    )
+    ax.grid(True, which="major", alpha=0.3)
+    ax.legend(fontsize=7.5, loc="upper right", ncol=2)
+    fig.tight_layout()
+    fig.savefig(out, dpi=130)
+    plt.close(fig)
+    return out
+
+
+if __name__ == "__main__":  # pragma: no cover
+    for p in write_readme_figures():
+        print(p)
