@@ -191,16 +191,9 @@ def _search(n: int, value) -> tuple[float, int, list[int]]:  # type: ignore[no-u
     cands = _candidates(n)
     best = max(cands, key=f)
     if n > EXHAUSTIVE_N:  # integer ternary refinement between the neighbouring grid points
-        i = cands.index(best)
-        lo, hi = cands[max(i - 1, 0)], cands[min(i + 1, len(cands) - 1)]
-        while hi - lo > 2:
-            a, b = lo + (hi - lo) // 3, hi - (hi - lo) // 3
-            if f(a) < f(b):
-                lo = a
-            else:
-                hi = b
-        for m in range(lo, hi + 1):
-            f(m)
+        from dpcheck.enumeration.krand_profile_general import refine_grid_max
+
+        refine_grid_max(cands, f)
         best = max(cache, key=cache.__getitem__)
     return cache[best], best, sorted(cache)
 

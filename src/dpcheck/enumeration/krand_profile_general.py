@@ -746,15 +746,18 @@ def family_profile(
             value(make(t))
         for kind in (0, 1):
             for i in range(len(deltas)):
-                _refine(grid, lambda t, i=i, kind=kind, make=make: best_of(make(t), kind, i))
+                refine_grid_max(
+                    grid, lambda t, i=i, kind=kind, make=make: best_of(make(t), kind, i)
+                )
     for pair, (ap, pb) in cache.items():
         _update(prof.approximate, ap, pair)
         _update(prof.probabilistic, pb, pair)
     return prof
 
 
-def _refine(grid: list[int], f: Callable[[int], float]) -> None:
-    """Integer ternary search between the grid neighbours of the best grid point."""
+def refine_grid_max(grid: list[int], f: Callable[[int], float]) -> None:
+    """Integer ternary search between the grid neighbours of the best grid point (calls f;
+    the caller caches and reads off the maximum)."""
     best = max(grid, key=f)
     i = grid.index(best)
     lo, hi = grid[max(i - 1, 0)], grid[min(i + 1, len(grid) - 1)]
