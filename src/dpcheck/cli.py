@@ -344,6 +344,36 @@ def _krand_general_text(d: dict) -> list[str]:  # type: ignore[type-arg]
     return lines
 
 
+def _derive(args: argparse.Namespace) -> int:
+    from dpcheck.derivations import build
+
+    if args.list:
+        print("\n".join(build.NAMES))
+        return 0
+    chosen = build.select(args.names)
+    out = Path(args.out)
+    if out.exists() and not out.is_dir():
+        raise InputError(f"--out {args.out!r} is a file, expected a folder")
+    show = not args.quiet and sys.stderr.isatty()
+    if show:
+        from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
+
+        with Progress(SpinnerColumn(), TextColumn("{task.description}"), TimeElapsedColumn(),
+                      transient=True) as bar:
+            task = bar.add_task("deriving", total=None)
+            files = build.render_all(
+                chosen, progress=lambda what: bar.update(task, description=f"deriving {what}")
+            )
+    else:
+        files = build.render_all(chosen)
+    changed = build.write(files, out)
+    print(f"{len(files)} files in {out}/ ({len(changed)} changed): " + ", ".join(sorted(files)))
+    if args.pdf:
+        pdf = build.compile_pdf(out)
+        print(f"PDF: {pdf}")
+    return 0
+
+
 def _setting_arguments(parser: argparse.ArgumentParser) -> None:
     """The mechanism and (ε, Δ, [c0, c1], λ) of Definition 2, shared by privacy and audit."""
     parser.add_argument("mechanism", choices=("truncated", "bit"))
@@ -443,6 +473,16 @@ def build_parser() -> argparse.ArgumentParser:
     )
     kp_.add_argument("--json", action="store_true")
     kp_.set_defaults(func=_krand)
+
+    de = sub.add_parser(
+        "derive", help="write LaTeX derivations (derivations/*.tex, master dpcheck.tex)"
+    )
+    de.add_argument("names", nargs="*", help="derivations to write (default: all); see --list")
+    de.add_argument("--out", default="derivations", help="folder (default: derivations)")
+    de.add_argument("--pdf", action="store_true", help="compile dpcheck.pdf (latexmk/pdflatex)")
+    de.add_argument("--list", action="store_true", help="print the derivation names")
+    de.add_argument("--quiet", action="store_true", help="no progress display")
+    de.set_defaults(func=_derive)
 
     cmp_ = sub.add_parser("compare", help="cross-check a peer library against exact values")
     peers = cmp_.add_subparsers(dest="peer", parser_class=_Parser)

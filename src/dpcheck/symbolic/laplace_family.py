@@ -10,6 +10,7 @@ cached: each integral is done once per process.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from functools import cache
 
 import sympy as sp
@@ -46,16 +47,45 @@ def normaliser() -> sp.Expr:
     )
 
 
+@dataclass(frozen=True)
+class ExpectationTrace:
+    """E[g(s*)] under one mechanism's law, with the pieces the engine computed.
+
+    ``atoms`` are (point, mass) of the point masses; ``integrals`` the integrals
+    of g·kernel on each side of the kink at s; ``normaliser`` what they are
+    divided by (eq (4): P(c0 <= X <= c1) for truncation, 1 for BIT); ``value``
+    the expectation, exactly as :func:`laws.expectation` returns it.  The
+    derivations (dpcheck.derivations) print this trace.
+    """
+
+    mechanism: str
+    g: sp.Expr
+    atoms: tuple[laws.Atom, ...]
+    integrals: tuple[laws.IntegralStep, ...]
+    normaliser: sp.Expr
+    value: sp.Expr
+
+
+@cache
+def expectation_trace(mechanism: str, g: sp.Expr) -> ExpectationTrace:
+    """E[g(s*)], derived by integrating over the law, with its steps kept."""
+    the_law = law(mechanism)
+    steps: list[laws.IntegralStep] = []
+    value = sp.powsimp(sp.expand(laws.expectation(the_law, g, steps)))
+    (piece,) = the_law.pieces
+    return ExpectationTrace(mechanism, g, the_law.atoms, tuple(steps), piece.normaliser, value)
+
+
 @cache
 def raw_moment(mechanism: str, k: int) -> sp.Expr:
     """E[(s*)^k], derived by integrating over the law."""
-    return sp.powsimp(sp.expand(laws.expectation(law(mechanism), x**k)))
+    return expectation_trace(mechanism, x**k).value
 
 
 @cache
 def central_moment_about_s(mechanism: str, k: int) -> sp.Expr:
     """E[(s* - s)^k], derived by integrating over the law."""
-    return sp.powsimp(sp.expand(laws.expectation(law(mechanism), (x - s) ** k)))
+    return expectation_trace(mechanism, (x - s) ** k).value
 
 
 @cache

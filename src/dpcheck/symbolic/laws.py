@@ -34,11 +34,23 @@ class Atom:
 
 @dataclass(frozen=True)
 class Piece:
-    """A density ``density`` (an expression in :data:`x`) on ``[lower, upper]``."""
+    """A density ``kernel / normaliser`` (``kernel`` an expression in :data:`x`) on
+    ``[lower, upper]``.
+
+    The normaliser is kept apart (1 unless the law was conditioned, eq (4)) so
+    that an integral over the piece is the integral of the plain kernel divided
+    by one constant: the derivations show exactly those integrals.
+    """
 
     lower: sp.Expr
     upper: sp.Expr
-    density: sp.Expr
+    kernel: sp.Expr
+    normaliser: sp.Expr = sp.Integer(1)
+
+    @property
+    def density(self) -> sp.Expr:
+        """The density itself, kernel / normaliser."""
+        return self.kernel if self.normaliser == 1 else self.kernel / self.normaliser
 
 
 @dataclass(frozen=True)
@@ -52,7 +64,12 @@ class Law:
 
 @dataclass(frozen=True)
 class IntegralStep:
-    """One integral the expectation engine evaluated (kept for derivations)."""
+    """One integral the expectation engine evaluated (kept for derivations).
+
+    ``integrand`` is g(x) times the piece's kernel with |x - s| resolved on
+    (lower, upper); ``value`` its integral, before any division by the
+    piece's normaliser.
+    """
 
     lower: sp.Expr
     upper: sp.Expr
@@ -94,16 +111,17 @@ def split_at_kink(lower: sp.Expr, upper: sp.Expr) -> list[tuple[sp.Expr, sp.Expr
 
 
 def integrate_piece(g: sp.Expr, piece: Piece, steps: list[IntegralStep] | None = None) -> sp.Expr:
-    """∫ g(x)·density(x) dx over the piece, split at the kink of |x - s|."""
+    """∫ g(x)·density(x) dx over the piece: split at the kink of |x - s|,
+    integrate g·kernel on each part, add, divide by the normaliser."""
     total = sp.Integer(0)
     for a, b_, side in split_at_kink(piece.lower, piece.upper):
-        integrand = resolve_abs(sp.expand(g * piece.density), side)
+        integrand = resolve_abs(sp.expand(g * piece.kernel), side)
         value = sp.integrate(integrand, (x, a, b_), conds="none")
         value = sp.powsimp(sp.expand(value))
         if steps is not None:
             steps.append(IntegralStep(a, b_, integrand, value))
         total += value
-    return total
+    return total if piece.normaliser == 1 else total / piece.normaliser
 
 
 def expectation(law: Law, g: sp.Expr, steps: list[IntegralStep] | None = None) -> sp.Expr:
@@ -126,7 +144,7 @@ def condition(law: Law, lower: sp.Expr = c0, upper: sp.Expr = c1) -> Law:
     return Law(
         f"{law.name} conditioned on [{lower}, {upper}]",
         (),
-        (Piece(lower, upper, piece.density / mass),),
+        (Piece(lower, upper, piece.density, mass),),
     )
 
 
