@@ -484,6 +484,10 @@ def build_parser() -> argparse.ArgumentParser:
     de.add_argument("--quiet", action="store_true", help="no progress display")
     de.set_defaults(func=_derive)
 
+    from dpcheck.formula import cli as formula_cli
+
+    formula_cli.add_parser(sub)
+
     cmp_ = sub.add_parser("compare", help="cross-check a peer library against exact values")
     peers = cmp_.add_subparsers(dest="peer", parser_class=_Parser)
     peers.required = True

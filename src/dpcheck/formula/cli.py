@@ -1,0 +1,88 @@
+r"""``dpcheck check-formula QUANTITY 'LATEX' [--json] [--against-latex 'LATEX2']``.
+
+Thin, like the rest of the CLI (DESIGN layer 7): parses the arguments, calls
+:func:`dpcheck.formula.check.check_formula`, prints.  Exit code 0 for both
+``equal`` and ``differs`` (each is an answer), 1 for ``undecided``; bad input
+raises :class:`~dpcheck.errors.InputError`, which ``dpcheck.cli.main`` turns
+into one line on stderr and exit code 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from typing import Any
+
+from dpcheck.formula.check import REGISTRY, FormulaCheck, check_formula
+
+HELP = "compare a pasted LaTeX formula with a derived quantity (Liu 2019, eqs (6)-(10), App. B)"
+EXIT = {"equal": 0, "differs": 0, "undecided": 1}
+
+
+def add_parser(sub: Any) -> None:
+    """Add the ``check-formula`` subcommand to ``sub`` (the subparsers of ``dpcheck``)."""
+    p = sub.add_parser(
+        "check-formula",
+        help=HELP,
+        description=HELP + ". Known quantities: " + ", ".join(REGISTRY) + ".",
+    )
+    p.add_argument("quantity", help="e.g. truncated.mean (eq (6)), bit.mean.lower (eq (9))")
+    p.add_argument("latex", help=r"the formula, e.g. '\mu_{2}=s+\frac{\lambda}{2}[...]'")
+    p.add_argument(
+        "--against-latex",
+        dest="against_latex",
+        help="compare with this second formula instead of the derived quantity",
+    )
+    p.add_argument("--json", action="store_true", help="print the answer as JSON")
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Check the formula and print the answer; the exit code (0 equal/differs, 1 undecided)."""
+    result = check_formula(args.quantity, args.latex, args.against_latex)
+    if args.json:
+        print(json.dumps(result.to_dict(), indent=2))
+    else:
+        print(summary(result))
+    return EXIT[result.verdict]
+
+
+def summary(result: FormulaCheck) -> str:
+    """The human-readable answer: verdict, parsed formula, method, witness."""
+    d = result.to_dict()
+    label = f"{d['formula']['lhs']} = " if d["formula"]["lhs"] else ""
+    lines = [
+        f"{result.quantity}: {result.verdict.upper()}  (compared with {d['reference']['name']})",
+        f"formula:   {label}{d['formula']['expr']}",
+        f"  LaTeX:   {d['formula']['latex']}",
+    ]
+    if result.against is not None:
+        lines += [
+            f"against:   {d['against']['expr']}",
+            f"  LaTeX:   {d['against']['latex']}",
+        ]
+    else:
+        lines.append(f"derived:   {d['reference']['expr']}")
+    lines += [f"domain:    {result.domain}", f"method:    {result.method}"]
+    w = result.witness
+    if w is not None:
+        names = [k for k in w if k not in _WITNESS_KEYS]
+        point = ", ".join(f"{k} = {v}" for k, v in w["point"].items())
+        lines += [f"witness:   {point}"]
+        lines += [f"  {name:<10} {w[name]}" for name in names]
+        lines += [
+            f"  {'difference':<10} {w['difference']}",
+            f"  enclosure  {w['difference_enclosure']} (excludes 0; {w['digits']} digits)",
+        ]
+        if "reproduce" in w:
+            lines.append(f"  reproduce  {w['reproduce']}  (the derived value)")
+    for note in result.notes:
+        lines.append(f"note:      {note}")
+    return "\n".join(lines)
+
+
+_WITNESS_KEYS = frozenset(
+    {"point", "difference", "difference_enclosure", "sign", "digits", "confirmed", "reproduce"}
+)
+
+__all__ = ["add_parser", "run", "summary"]

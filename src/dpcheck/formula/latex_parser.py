@@ -1,0 +1,683 @@
+r"""A restricted LaTeX parser for pasted formulas (Liu 2019 notation by default).
+
+The formulas of Liu (2019) -- eq (6) ``\mu_{1}=s+\frac{...}{...}``, eq (7),
+eqs (9)/(10), the App. B lines with ``p_{1}``, ``p_{2}``, ``A``, ``B`` -- are
+parsed by a small tokenizer and a recursive-descent parser of our own.  The
+input string is never passed to ``eval``, ``exec``, ``compile``, ``sympify``,
+``parse_expr`` or ``sympy.S``: every SymPy object is built from a constructor
+(``Integer``, ``Rational``, ``Add``, ``Mul``, ``Pow``, ``exp``, ``log``) or
+looked up in a whitelist of symbols (the *notation*, a mapping passed in), as
+DESIGN.md ("Contracts") requires.
+
+Grammar (whitespace, ``~`` and the spacing commands ``\, \; \: \! \quad
+\qquad \displaystyle`` are ignored; ``\left \right \big \Big \bigg \Bigg``
+and their ``l/r/m`` forms are dropped in front of a delimiter)::
+
+    formula  := [label '='] expr
+    expr     := term (('+' | '-') term)*
+    term     := factor (('\cdot' | '\times' | '\div' | '/') factor | power)*
+                                      -- juxtaposition multiplies; '/' and
+                                      -- juxtaposition bind equally, left to
+                                      -- right: a/2b = (a/2) b
+    factor   := ('+' | '-')* power
+    power    := primary ['^' script]
+    primary  := number | symbol | group | \frac A B | \tfrac | \dfrac | \cfrac
+              | \sqrt[n] A | \exp ARG | \log ARG | \ln ARG | \boxed{expr}
+              | \mathrm{e}
+    group    := '(' expr ')' | '[' expr ']' | '{' expr '}' | '\{' expr '\}'
+    ARG      := group | power          -- \exp(x), \exp\left(x\right), \exp{x},
+                                       -- \exp x^2 = exp(x^2)
+    A, B, script := '{' expr '}' | one digit | one letter | a Greek letter
+                                       -- \frac12 = 1/2, e^x, x^23 = x^2 * 3
+    symbol   := letter ['_' sub] | \greek ['_' sub]   -- looked up in the notation
+    sub      := '{' letters/digits '}' | one letter/digit  -- c_0 = c_{0}
+    number   := digits ['.' digits] | '.' digits      -- decimals are exact: 0.5 = 1/2
+
+The optional ``label`` (the left-hand side of a single ``=``) is reported,
+not used; it may only hold letters, digits, ``_``, ``^``, ``*``, ``'``,
+``,``, brackets, ``\mu \sigma \lambda`` and ``\mbox{..} \mathrm{..}
+\text{..} \operatorname{..}`` with letters, digits and spaces inside
+(``\mu_{1}=``, ``\mbox{MSE}=``, ``\mbox{E}(s^{*2})=``).  ``*`` is not
+multiplication in LaTeX and is rejected on the right-hand side.
+
+Limits against resource exhaustion: at most 5000 characters, 30 digits per
+number, nesting depth 50 (brackets and function arguments; the paper needs
+7), |exponent| <= 1000 (numerator and denominator of a rational exponent),
+and a power of two numbers may have at most 1000 digits (``2^{10^{10}}`` is
+refused at once).  Every failure is a
+:class:`~dpcheck.errors.InputError` with one line that names the offending
+token, its position (0-based character offset) and what was expected.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass
+from types import MappingProxyType
+
+import sympy as sp
+
+from dpcheck.errors import InputError
+from dpcheck.papers import liu2019 as _paper
+from dpcheck.symbolic.symbols import c0, c1, lam, p1, p2, s
+
+MAX_LENGTH = 5000
+MAX_DIGITS = 30
+#: nesting of brackets and function arguments (the paper needs 7; SymPy's own recursive
+#: algorithms overflow Python's stack on much deeper trees)
+MAX_DEPTH = 50
+MAX_EXPONENT = 1000
+MAX_NUMBER_DIGITS = 1000
+
+#: Liu (2019) notation: s, the bounds c_0 < c_1, the scale λ; App. B's
+#: p_1 = ½exp((c0-s)/λ), p_2 = ½exp((s-c1)/λ) (symbols.p1, p2) and its
+#: abbreviations A, B (the printed definitions APPB_A, APPB_B); e is Euler's number.
+LIU2019: Mapping[str, sp.Expr] = MappingProxyType(
+    {
+        "s": s,
+        "c_0": c0,
+        "c_1": c1,
+        "\\lambda": lam,
+        "p_1": p1,
+        "p_2": p2,
+        "A": _paper.APPB_A.expr,
+        "B": _paper.APPB_B.expr,
+        "e": sp.E,
+    }
+)
+
+_GREEK = frozenset(
+    "alpha beta gamma delta epsilon varepsilon zeta eta theta vartheta iota kappa lambda "
+    "mu nu xi pi varpi rho varrho sigma varsigma tau upsilon phi varphi chi psi omega "
+    "Gamma Delta Theta Lambda Xi Pi Sigma Upsilon Phi Psi Omega".split()
+)
+_SPACING = frozenset({",", ";", ":", "!", " ", "quad", "qquad", "displaystyle", "textstyle"})
+_SIZING = frozenset(
+    f"{size}{side}"
+    for size in ("left", "right", "big", "Big", "bigg", "Bigg")
+    for side in (("",) if size in ("left", "right") else ("", "l", "r", "m"))
+)
+_TEXT = frozenset({"mbox", "mathrm", "text", "textrm", "operatorname"})
+_FUNCTIONS = {"exp": sp.exp, "log": sp.log, "ln": sp.log}
+_FRACS = frozenset({"frac", "tfrac", "dfrac", "cfrac"})
+_OPERATORS = frozenset({"cdot", "times", "div"})
+_OTHER = frozenset({"sqrt", "boxed"})
+_DELIMS = {"{": "\\{", "}": "\\}", "lbrace": "\\{", "rbrace": "\\}"}
+_CLOSES = {")": "(", "]": "[", "}": "{", "\\}": "\\{"}
+_SINGLE = frozenset("+-*/^_=,'")
+_SUPPORTED = (
+    "\\frac \\tfrac \\dfrac \\sqrt \\exp \\log \\ln \\cdot \\times \\left \\right "
+    "\\big \\boxed \\mathrm{e}, Greek letters, spacing"
+)
+_LABEL_COMMANDS = frozenset({"\\mu", "\\sigma", "\\lambda"})
+_LABEL_OPS = frozenset("_^*,'")
+
+
+@dataclass(frozen=True)
+class Token:
+    """One token: ``kind`` is num, letter, cmd, text, op, open or close.
+
+    ``text`` is the token as written (for messages), ``pos`` its 0-based offset
+    in the source; ``value`` is the command name (cmd, text), the text content
+    (text) or the normalised bracket ('(', '[', '{', '\\{') of open/close.
+    """
+
+    kind: str
+    text: str
+    pos: int
+    value: str = ""
+
+
+@dataclass(frozen=True)
+class ParsedFormula:
+    """A parsed formula: its SymPy ``expr``, the ``lhs`` label (or None) and the ``source``."""
+
+    expr: sp.Expr
+    lhs: str | None
+    source: str
+
+
+def _show(text: str, limit: int = 40) -> str:
+    """``text`` quoted on one line (control characters escaped, long text cut)."""
+    shown = "".join(ch if ch.isprintable() else ascii(ch)[1:-1] for ch in text)
+    if len(shown) > limit:
+        shown = shown[:limit] + "..."
+    return f"'{shown}'"
+
+
+# ---------------------------------------------------------------------------
+# tokenizer
+# ---------------------------------------------------------------------------
+
+
+class _Tokenizer:
+    """Characters to tokens; checks lengths, bracket balance and depth on the way."""
+
+    def __init__(self, source: str) -> None:
+        self.src = source
+        self.i = 0
+        self.tokens: list[Token] = []
+        self.stack: list[Token] = []
+        self.need_delim: Token | None = None
+
+    def run(self) -> list[Token]:
+        while self.i < len(self.src):
+            ch = self.src[self.i]
+            if ch.isspace() or ch == "~":
+                self.i += 1
+            elif ch.isdigit() or (ch == "." and self._peek_digit()):
+                self._number()
+            elif ch.isascii() and ch.isalpha():
+                self._emit(Token("letter", ch, self.i, ch))
+                self.i += 1
+            elif ch == "\\":
+                self._command()
+            elif ch in "([{":
+                self._emit(Token("open", ch, self.i, ch))
+                self.i += 1
+            elif ch in ")]}":
+                self._emit(Token("close", ch, self.i, _CLOSES[ch]))
+                self.i += 1
+            elif ch in _SINGLE:
+                self._emit(Token("op", ch, self.i, ch))
+                self.i += 1
+            else:
+                raise InputError(
+                    f"unexpected character {_show(ch)} at position {self.i} (expected digits, "
+                    "letters, + - / ^ _ = ( ) [ ] { } or a LaTeX command)"
+                )
+        if self.need_delim is not None:
+            raise InputError(
+                f"expected a delimiter after {_show(self.need_delim.text)} at position "
+                f"{self.need_delim.pos}, found end of input"
+            )
+        if self.stack:
+            tok = self.stack[-1]
+            raise InputError(f"unbalanced {_show(tok.text)} at position {tok.pos} (never closed)")
+        return self.tokens
+
+    def _peek_digit(self) -> bool:
+        nxt = self.src[self.i + 1 : self.i + 2]
+        return nxt.isdigit()
+
+    def _number(self) -> None:
+        start = self.i
+        while self.i < len(self.src) and self.src[self.i].isdigit():
+            self.i += 1
+        if self.src[self.i : self.i + 1] == "." and self._peek_digit():
+            self.i += 1
+            while self.i < len(self.src) and self.src[self.i].isdigit():
+                self.i += 1
+        text = self.src[start : self.i]
+        if len(text.replace(".", "")) > MAX_DIGITS:
+            raise InputError(
+                f"number {_show(text, 20)} at position {start} has more than {MAX_DIGITS} digits"
+            )
+        self._emit(Token("num", text, start, text))
+
+    def _command(self) -> None:
+        start = self.i
+        j = self.i + 1
+        if j < len(self.src) and self.src[j].isascii() and self.src[j].isalpha():
+            while j < len(self.src) and self.src[j].isascii() and self.src[j].isalpha():
+                j += 1
+        elif j < len(self.src):
+            j += 1
+        else:
+            raise InputError(f"lone '\\' at position {start} (end of input)")
+        name = self.src[start + 1 : j]
+        text = self.src[start:j]
+        self.i = j
+        if name in _SPACING:
+            return
+        if name in _SIZING:
+            if self.need_delim is not None:
+                raise InputError(
+                    f"expected a delimiter after {_show(self.need_delim.text)} at position "
+                    f"{self.need_delim.pos}, found {_show(text)} at position {start}"
+                )
+            self.need_delim = Token("cmd", text, start, name)
+            return
+        if name in _DELIMS:
+            value = _DELIMS[name]
+            if value == "\\{":
+                self._emit(Token("open", text, start, value))
+            else:
+                self._emit(Token("close", text, start, _CLOSES[value]))
+            return
+        if name in _TEXT:
+            self._text(name, text, start)
+            return
+        known = _GREEK | set(_FUNCTIONS) | _FRACS | _OPERATORS | _OTHER
+        if name not in known:
+            raise InputError(
+                f"unknown command {_show(text)} at position {start} (supported: {_SUPPORTED})"
+            )
+        self._emit(Token("cmd", text, start, name))
+
+    def _text(self, name: str, text: str, start: int) -> None:
+        """``\\mbox{...}`` and friends: the braces hold plain text (no commands, no braces)."""
+        j = self.i
+        while j < len(self.src) and self.src[j].isspace():
+            j += 1
+        if self.src[j : j + 1] != "{":
+            raise InputError(f"expected '{{' after {_show(text)} at position {start}")
+        end = j + 1
+        while end < len(self.src) and self.src[end] not in "{}\\":
+            end += 1
+        if self.src[end : end + 1] != "}":
+            what = "end of input" if end >= len(self.src) else _show(self.src[end])
+            raise InputError(
+                f"unbalanced '{{' at position {j} (the argument of {_show(text)} must be plain "
+                f"text; found {what} at position {end})"
+            )
+        self.i = end + 1
+        self._emit(Token("text", self.src[start : end + 1], start, self.src[j + 1 : end]))
+
+    def _emit(self, tok: Token) -> None:
+        if self.need_delim is not None:
+            if tok.kind not in ("open", "close"):
+                raise InputError(
+                    f"expected a delimiter such as '(' after {_show(self.need_delim.text)} at "
+                    f"position {self.need_delim.pos}, found {_show(tok.text)} at position "
+                    f"{tok.pos}"
+                )
+            self.need_delim = None
+        if tok.kind == "open":
+            self.stack.append(tok)
+            if len(self.stack) > MAX_DEPTH:
+                raise InputError(
+                    f"nesting deeper than {MAX_DEPTH} at position {tok.pos} ({_show(tok.text)})"
+                )
+        elif tok.kind == "close":
+            if not self.stack:
+                raise InputError(f"unbalanced {_show(tok.text)} at position {tok.pos}")
+            opened = self.stack.pop()
+            if opened.value != tok.value:
+                raise InputError(
+                    f"unbalanced {_show(tok.text)} at position {tok.pos} (it does not close "
+                    f"{_show(opened.text)} at position {opened.pos})"
+                )
+        self.tokens.append(tok)
+
+
+def tokenize(source: str) -> list[Token]:
+    """The tokens of ``source``; InputError for bad characters, commands or brackets."""
+    return _Tokenizer(source).run()
+
+
+# ---------------------------------------------------------------------------
+# parser
+# ---------------------------------------------------------------------------
+
+_STARTS_PRIMARY = frozenset({"num", "letter", "open", "text"})
+_PRIMARY_COMMANDS = _GREEK | set(_FUNCTIONS) | _FRACS | _OTHER
+
+
+def _starts_primary(tok: Token | None) -> bool:
+    if tok is None:
+        return False
+    if tok.kind == "cmd":
+        return tok.value in _PRIMARY_COMMANDS
+    return tok.kind in _STARTS_PRIMARY
+
+
+def _known(notation: Mapping[str, sp.Expr]) -> str:
+    return ", ".join(notation)
+
+
+class _Parser:
+    """Recursive descent over the tokens of one right-hand side (grammar in the module doc)."""
+
+    def __init__(self, tokens: list[Token], notation: Mapping[str, sp.Expr], source: str) -> None:
+        self.toks = tokens
+        self.k = 0
+        self.notation = notation
+        self.src = source
+        self.depth = 0
+
+    # -- helpers ----------------------------------------------------------
+    def peek(self) -> Token | None:
+        return self.toks[self.k] if self.k < len(self.toks) else None
+
+    def take(self) -> Token:
+        tok = self.toks[self.k]
+        self.k += 1
+        return tok
+
+    def is_op(self, value: str) -> bool:
+        tok = self.peek()
+        return tok is not None and tok.kind == "op" and tok.value == value
+
+    def fail(self, expected: str) -> InputError:
+        tok = self.peek()
+        if tok is not None and tok.kind == "op" and tok.value == "*":
+            return InputError(
+                f"'*' at position {tok.pos} is not multiplication in LaTeX "
+                "(write \\cdot, \\times or put the factors side by side)"
+            )
+        if tok is None:
+            found = f"end of input at position {len(self.src)}"
+        else:
+            found = f"{_show(tok.text)} at position {tok.pos}"
+        return InputError(f"expected {expected}, found {found}")
+
+    # -- grammar ----------------------------------------------------------
+    def parse(self) -> sp.Expr:
+        value = self.expr()
+        if self.peek() is not None:
+            raise self.fail("an operator or end of input")
+        return value
+
+    def expr(self) -> sp.Expr:
+        terms = [self.term()]
+        while self.is_op("+") or self.is_op("-"):
+            sign = self.take().value
+            term = self.term()
+            terms.append(term if sign == "+" else sp.Mul(sp.Integer(-1), term))
+        return sp.Add(*terms)
+
+    def term(self) -> sp.Expr:
+        value = self.factor()
+        while True:
+            tok = self.peek()
+            if tok is not None and tok.kind == "cmd" and tok.value in _OPERATORS:
+                self.take()
+                rhs = self.factor()
+                value = self._divide(value, rhs, tok) if tok.value == "div" else sp.Mul(value, rhs)
+            elif self.is_op("/"):
+                self.take()
+                value = self._divide(value, self.factor(), tok)
+            elif _starts_primary(tok):
+                value = sp.Mul(value, self.power())
+            else:
+                return value
+
+    def factor(self) -> sp.Expr:
+        negative = False
+        while self.is_op("+") or self.is_op("-"):
+            negative ^= self.take().value == "-"
+        value = self.power()
+        return sp.Mul(sp.Integer(-1), value) if negative else value
+
+    def power(self) -> sp.Expr:
+        base = self.primary()
+        if not self.is_op("^"):
+            return base
+        hat = self.take()
+        exponent = self.script("an exponent after '^'")
+        if self.is_op("^"):
+            raise InputError(f"double superscript at position {self.peek().pos}: use braces")
+        return _power(base, exponent, hat.pos)
+
+    def primary(self) -> sp.Expr:
+        tok = self.peek()
+        if not _starts_primary(tok):
+            raise self.fail("an operand")
+        if tok.kind in ("num", "letter", "text") or tok.value in _GREEK:
+            return self._primary(tok)  # a leaf: no nesting
+        self.depth += 1
+        if self.depth > MAX_DEPTH:
+            raise InputError(f"nesting deeper than {MAX_DEPTH} at position {tok.pos}")
+        try:
+            return self._primary(tok)
+        finally:
+            self.depth -= 1
+
+    def _primary(self, tok: Token) -> sp.Expr:
+        if tok.kind == "num":
+            return _number(self.take().text)
+        if tok.kind == "letter" or (tok.kind == "cmd" and tok.value in _GREEK):
+            return self.symbol()
+        if tok.kind == "open":
+            return self.group()
+        if tok.kind == "text":
+            return self.text()
+        self.take()
+        if tok.value in _FRACS:
+            num = self.script(f"the numerator of {tok.text} at position {tok.pos}")
+            den = self.script(f"the denominator of {tok.text} at position {tok.pos}")
+            return self._divide(num, den, tok)
+        if tok.value == "sqrt":
+            return self.sqrt(tok)
+        if tok.value == "boxed":
+            if not (self.peek() and self.peek().kind == "open" and self.peek().value == "{"):
+                raise self.fail(f"'{{' after \\boxed at position {tok.pos}")
+            return self.group()
+        return self.function(tok)
+
+    def group(self) -> sp.Expr:
+        opener = self.take()
+        if self.peek() is not None and self.peek().kind == "close":
+            raise InputError(f"empty group {_show(opener.text)} at position {opener.pos}")
+        value = self.expr()
+        tok = self.peek()
+        if tok is None or tok.kind != "close":
+            raise self.fail(f"the bracket closing {_show(opener.text)} at position {opener.pos}")
+        self.take()
+        return value
+
+    def symbol(self) -> sp.Expr:
+        tok = self.take()
+        name = tok.text
+        if self.is_op("_"):
+            name += "_" + self.subscript(tok)
+        if name not in self.notation:
+            raise InputError(
+                f"unknown symbol {_show(name)} at position {tok.pos} "
+                f"(known: {_known(self.notation)})"
+            )
+        return self.notation[name]
+
+    def subscript(self, base: Token) -> str:
+        self.take()
+        tok = self.peek()
+        if tok is not None and tok.kind == "open" and tok.value == "{":
+            self.take()
+            parts = []
+            while self.peek() is not None and self.peek().kind in ("letter", "num"):
+                parts.append(self.take().text)
+            if not parts or self.peek() is None or self.peek().kind != "close":
+                raise self.fail(f"letters or digits and '}}' in the subscript of {base.text}")
+            self.take()
+            return "".join(parts)
+        if tok is not None and tok.kind == "letter":
+            return self.take().text
+        if tok is not None and tok.kind == "num":
+            return self._first_digit().text
+        raise self.fail(f"a subscript after '_' (of {base.text} at position {base.pos})")
+
+    def script(self, what: str) -> sp.Expr:
+        """A TeX macro argument: a ``{...}`` group or a single digit, letter or Greek letter."""
+        tok = self.peek()
+        if tok is not None and tok.kind == "open" and tok.value == "{":
+            return self.group()
+        if tok is not None and tok.kind == "num":
+            return _number(self._first_digit().text)
+        if tok is not None and (
+            tok.kind == "letter" or (tok.kind == "cmd" and tok.value in _GREEK)
+        ):
+            self.take()
+            if tok.text not in self.notation:
+                raise InputError(
+                    f"unknown symbol {_show(tok.text)} at position {tok.pos} "
+                    f"(known: {_known(self.notation)})"
+                )
+            return self.notation[tok.text]
+        raise self.fail(f"{what}: '{{...}}' or a single character")
+
+    def _first_digit(self) -> Token:
+        """Take one digit of a number token (TeX reads ``\\frac12`` as 1 over 2)."""
+        tok = self.toks[self.k]
+        if len(tok.text) == 1:
+            self.k += 1
+            return tok
+        rest = tok.text[1:]
+        if rest.startswith("."):
+            raise InputError(
+                f"ambiguous number {_show(tok.text)} at position {tok.pos}: use braces"
+            )
+        self.toks[self.k] = Token("num", rest, tok.pos + 1, rest)
+        return Token("num", tok.text[0], tok.pos, tok.text[0])
+
+    def sqrt(self, tok: Token) -> sp.Expr:
+        index = 2
+        nxt = self.peek()
+        if nxt is not None and nxt.kind == "open" and nxt.value == "[":
+            self.take()
+            num = self.peek()
+            if num is None or num.kind != "num" or not num.text.isdigit():
+                raise self.fail(f"a whole number as the index of \\sqrt at position {tok.pos}")
+            self.take()
+            index = int(num.text)
+            if not 2 <= index <= MAX_EXPONENT:
+                raise InputError(
+                    f"root index {index} at position {num.pos} must be 2..{MAX_EXPONENT}"
+                )
+            if self.peek() is None or self.peek().kind != "close":
+                raise self.fail(f"']' closing the index of \\sqrt at position {tok.pos}")
+            self.take()
+        radicand = self.script(f"the argument of \\sqrt at position {tok.pos}")
+        return _power(radicand, sp.Rational(1, index), tok.pos)
+
+    def function(self, tok: Token) -> sp.Expr:
+        nxt = self.peek()
+        if nxt is not None and nxt.kind == "open":
+            arg = self.group()
+        elif _starts_primary(nxt):
+            arg = self.power()
+        else:
+            raise self.fail(f"the argument of {tok.text} at position {tok.pos}")
+        if tok.value == "log" and arg.is_zero:
+            raise InputError(f"log of 0 at position {tok.pos}")
+        return _FUNCTIONS[tok.value](arg)
+
+    def text(self) -> sp.Expr:
+        tok = self.take()
+        if tok.value.strip() == "e" and tok.text.startswith("\\mathrm"):
+            return sp.E
+        raise InputError(
+            f"{_show(tok.text)} at position {tok.pos} is only allowed in a left-hand-side "
+            "label (or as \\mathrm{e})"
+        )
+
+    def _divide(self, num: sp.Expr, den: sp.Expr, tok: Token | None) -> sp.Expr:
+        if den.is_zero:
+            where = "" if tok is None else f" at position {tok.pos}"
+            raise InputError(f"division by zero{where}")
+        return sp.Mul(num, sp.Pow(den, sp.Integer(-1)))
+
+
+def _number(text: str) -> sp.Rational:
+    """A decimal literal as an exact rational: '0.5' -> 1/2, '12' -> 12."""
+    whole, _, frac = text.partition(".")
+    digits = int((whole or "0") + frac)
+    return sp.Rational(digits, 10 ** len(frac))
+
+
+def _power(base: sp.Expr, exponent: sp.Expr, pos: int) -> sp.Expr:
+    """base^exponent, refusing exponents and numbers that would exhaust time or memory."""
+    if exponent.is_Rational:
+        p, q = int(exponent.p), int(exponent.q)
+        if abs(p) > MAX_EXPONENT or q > MAX_EXPONENT:
+            raise InputError(
+                f"exponent {_show(str(exponent), 20)} at position {pos} is too large "
+                f"(|numerator| and denominator at most {MAX_EXPONENT})"
+            )
+        if base.is_Rational:
+            if base.is_zero and p < 0:
+                raise InputError(f"division by zero (0 to a negative power) at position {pos}")
+            if not base.is_zero:
+                size = max(_log10(abs(int(base.p))), _log10(int(base.q)))
+                if size * abs(p) / q > MAX_NUMBER_DIGITS:
+                    raise InputError(
+                        f"the power at position {pos} would be a number of about "
+                        f"{int(size * abs(p) / q)} digits (limit {MAX_NUMBER_DIGITS})"
+                    )
+    return sp.Pow(base, exponent)
+
+
+def _log10(n: int) -> float:
+    """log10 of a positive integer of any size (math.log10 accepts big ints)."""
+    return math.log10(n)
+
+
+# ---------------------------------------------------------------------------
+# left-hand side and entry point
+# ---------------------------------------------------------------------------
+
+
+def _check_label(tokens: list[Token], eq: Token) -> None:
+    """The left of '=' must be a harmless label (``\\mu_{1}``, ``\\mbox{MSE}``, ``E(s^{*})``)."""
+    if not tokens:
+        raise InputError(f"empty left-hand side before '=' at position {eq.pos}")
+    depth = 0
+    for tok in tokens:
+        ok = (
+            tok.kind in ("letter", "num")
+            or (tok.kind == "op" and tok.value in _LABEL_OPS)
+            or (tok.kind == "cmd" and tok.text in _LABEL_COMMANDS)
+            or (tok.kind == "text" and all(ch.isalnum() or ch == " " for ch in tok.value))
+            or tok.kind in ("open", "close")
+        )
+        if not ok:
+            raise InputError(
+                f"{_show(tok.text)} at position {tok.pos} is not allowed in the left-hand-side "
+                "label (letters, digits, _, ^, *, brackets, \\mu, \\mbox{..}, \\mathrm{..}, "
+                "\\text{..})"
+            )
+        depth += {"open": 1, "close": -1}.get(tok.kind, 0)
+        if depth < 0:
+            raise InputError(f"unbalanced {_show(tok.text)} at position {tok.pos}")
+    if depth:
+        raise InputError(f"unbalanced brackets in the left-hand side before position {eq.pos}")
+
+
+def parse_latex(text: str, notation: Mapping[str, sp.Expr] = LIU2019) -> ParsedFormula:
+    """Parse one pasted formula (e.g. eq (6) of Liu 2019 as printed) into SymPy.
+
+    ``notation`` maps the names the formula may use ('s', 'c_0', '\\lambda',
+    ...) to SymPy expressions; anything else is an unknown symbol.  A single
+    ``=`` splits off a label that is returned as ``lhs`` and otherwise ignored.
+    """
+    if not isinstance(text, str):
+        raise InputError(f"the formula must be a string, not {type(text).__name__}")
+    if len(text) > MAX_LENGTH:
+        raise InputError(f"formula too long: {len(text)} characters (limit {MAX_LENGTH})")
+    if not text.strip():
+        raise InputError("empty formula")
+    tokens = tokenize(text)
+    if not tokens:
+        raise InputError("empty formula (only spacing)")
+    equals = [t for t in tokens if t.kind == "op" and t.value == "="]
+    lhs = None
+    if len(equals) > 1:
+        where = ", ".join(str(t.pos) for t in equals)
+        raise InputError(
+            f"more than one '=' (at positions {where}): give one formula, optionally "
+            "labelled as 'name = formula'"
+        )
+    if equals:
+        eq = equals[0]
+        cut = tokens.index(eq)
+        _check_label(tokens[:cut], eq)
+        lhs = text[: eq.pos].strip()
+        tokens = tokens[cut + 1 :]
+        if not tokens:
+            raise InputError(f"empty formula after '=' at position {eq.pos}")
+    expr = _Parser(tokens, notation, text).parse()
+    if expr.has(sp.zoo, sp.nan, sp.oo, -sp.oo):
+        raise InputError(f"the formula is undefined (it evaluates to {expr})")
+    return ParsedFormula(expr=expr, lhs=lhs, source=text)
+
+
+__all__ = [
+    "LIU2019",
+    "MAX_DEPTH",
+    "MAX_LENGTH",
+    "ParsedFormula",
+    "Token",
+    "parse_latex",
+    "tokenize",
+]
