@@ -77,7 +77,7 @@ EXACT_SECONDS = 10.0
 MAX_SIMPLIFY_OPS = 400
 
 _NAMES = {
-    "mean": "E s* (mu1 of eq (6) / mu2 of eq (7))",
+    "mean": "E s* (the paper's mu1, eq (6), for truncation; mu2, eq (7), for BIT)",
     "bias": "E s* - s",
     "second_moment": "E s*^2 (App. B)",
     "var": "Var s* = MSE - bias^2",
