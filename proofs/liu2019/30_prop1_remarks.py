@@ -156,8 +156,8 @@ def budget_split() -> Verdict:
 
 
 def _one_sided(side: str, eq_mu1: P.Equation, eq_mu2: P.Equation) -> Verdict:
-    mu1 = s + lf.one_sided("truncated", "bias", side)
-    mu2 = s + lf.one_sided("bit", "bias", side)
+    mu1 = lf.one_sided("truncated", "mean", side)
+    mu2 = lf.one_sided("bit", "mean", side)
     v1 = ck.identity(eq_mu1.expr, mu1, lhs_name=f"{eq_mu1.label}", rhs_name="limit of derived μ1")
     v2 = ck.identity(eq_mu2.expr, mu2, lhs_name=f"{eq_mu2.label}", rhs_name="limit of derived μ2")
     ev = {"mu1": v1.evidence, "mu2": v2.evidence}

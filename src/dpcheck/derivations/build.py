@@ -49,9 +49,7 @@ def select(names: Iterable[str]) -> list[str]:
     names = list(names)
     unknown = [n for n in names if n not in BUILDERS]
     if unknown:
-        raise InputError(
-            f"unknown derivation {unknown[0]!r} (expected one of: {', '.join(NAMES)})"
-        )
+        raise InputError(f"unknown derivation {unknown[0]!r} (expected one of: {', '.join(NAMES)})")
     return [n for n in NAMES if n in names] if names else list(NAMES)
 
 

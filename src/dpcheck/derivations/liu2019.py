@@ -46,6 +46,23 @@ def _integral(a: sp.Expr, b: sp.Expr, integrand: sp.Expr) -> str:
     return rf"\int_{{{tex(a)}}}^{{{tex(b)}}} {tex(integrand)}\,dx"
 
 
+def _integrated(steps: tuple[laws.IntegralStep, ...] | list[laws.IntegralStep]) -> tuple[str, ...]:
+    """Each integral the law engine did, with its value."""
+    return tuple(
+        display(_integral(st.lower, st.upper, st.integrand), shown(st.value)) for st in steps
+    )
+
+
+def _laplace_mass(a: sp.Expr, b: sp.Expr, expected: sp.Expr) -> list[laws.IntegralStep]:
+    """The law engine's integrals of the Laplace density over [a, b], checked to add up to
+    ``expected`` (the mass the derived law holds: its normaliser or an atom)."""
+    steps: list[laws.IntegralStep] = []
+    value = laws.integrate_piece(sp.Integer(1), laws.Piece(a, b, laws.laplace_density()), steps)
+    if not is_identically_zero(value - expected):
+        raise AssertionError(f"the traced Laplace mass of [{a}, {b}] differs from {expected}")
+    return steps
+
+
 def _law_step(mechanism: str) -> Step:
     f = laws.laplace_density()
     if mechanism == "truncated":
@@ -84,13 +101,16 @@ def _expectation_steps(mechanism: str, quantity: str) -> list[Step]:
             "integral over $(c_0, c_1)$, split at $s$ where $|x-s|$ changes sign."
         )
     steps = [Step(words, (display(lhs.split(" = ")[-1], whole),))]
-    math = tuple(
-        display(_integral(st.lower, st.upper, st.integrand), shown(st.value))
-        for st in trace.integrals
+    steps.append(
+        Step(
+            "Integrate each piece (plain exponentials times polynomials).",
+            _integrated(trace.integrals),
+        )
     )
-    steps.append(Step("Integrate each piece (plain exponentials times polynomials).", math))
-    how = "Add the pieces and divide by $N$" if mechanism == "truncated" else (
-        "Add the point masses and the pieces"
+    how = (
+        "Add the pieces and divide by $N$"
+        if mechanism == "truncated"
+        else ("Add the point masses and the pieces")
     )
     steps.append(
         Step(
@@ -103,11 +123,8 @@ def _expectation_steps(mechanism: str, quantity: str) -> list[Step]:
 
 def normaliser() -> Derivation:
     """N = P(c0 <= X <= c1) for X ~ Lap(s, λ) (eq (4)): the truncated law's normaliser."""
-    steps_: list[laws.IntegralStep] = []
     f = laws.laplace_density()
-    value = laws.integrate_piece(sp.Integer(1), laws.Piece(c0, c1, f), steps_)
-    if not is_identically_zero(value - lf.normaliser()):
-        raise AssertionError("normaliser trace differs from laplace_family.normaliser()")
+    steps_ = _laplace_mass(c0, c1, lf.normaliser())
     split = " + ".join(_integral(st.lower, st.upper, st.integrand) for st in steps_)
     steps = (
         Step("The Laplace density of Lap$(s, \\lambda)$ (eq (2)).", (display("f(x)", f),)),
@@ -116,13 +133,7 @@ def normaliser() -> Derivation:
             "and resolve $|x - s|$ on each side.",
             (display("N", split),),
         ),
-        Step(
-            "Integrate each piece.",
-            tuple(
-                display(_integral(st.lower, st.upper, st.integrand), shown(st.value))
-                for st in steps_
-            ),
-        ),
+        Step("Integrate each piece.", _integrated(steps_)),
         Step("Add the pieces.", (display("N", shown(lf.normaliser())),)),
         Step(
             "Dividing $f$ by $N$ gives the truncated density; integrating it over "
@@ -136,8 +147,13 @@ def normaliser() -> Derivation:
         "Liu (2019), Definition 2(a), eq (4)",
         "The truncated mechanism draws from Lap$(s, \\lambda)$ conditioned on the bounds.",
         steps,
-        (Printed("eq (4), the truncated density", "liu2019.eq4.normalizer",
-                 P.EQ4_TRUNCATED_DENSITY.latex),),
+        (
+            Printed(
+                "eq (4), the truncated density",
+                "liu2019.eq4.normalizer",
+                P.EQ4_TRUNCATED_DENSITY.latex,
+            ),
+        ),
     )
 
 
@@ -147,13 +163,13 @@ def bit_law() -> Derivation:
     derived = lf.law("bit")
     tails = []
     for (a, b), atom in zip(((-sp.oo, c0), (c1, sp.oo)), derived.atoms, strict=True):
-        trace: list[laws.IntegralStep] = []
-        value = laws.integrate_piece(sp.Integer(1), laws.Piece(a, b, f), trace)
-        if not is_identically_zero(value - atom.mass):
-            raise AssertionError("tail trace differs from the clamped law's atom")
-        (st,) = trace
-        tails.append(display(f"P(s^* = {tex(atom.point)})", f"{_integral(a, b, st.integrand)}"
-                             f" = {tex(shown(atom.mass))}"))
+        (st,) = _laplace_mass(a, b, atom.mass)
+        tails.append(
+            display(
+                f"P(s^* = {tex(atom.point)})",
+                f"{_integral(a, b, st.integrand)} = {tex(shown(atom.mass))}",
+            )
+        )
     total = laws.total_mass(derived)
     steps = (
         Step(
@@ -242,8 +258,10 @@ def variance(mechanism: str) -> Derivation:
         Step(
             "Take the mean and the second moment derived in "
             f"Sections~\\ref{{sec:{mechanism}-mean}} and~\\ref{{sec:{mechanism}-second-moment}}.",
-            (display(r"\mathrm{E}\,s^*", shown(mean)),
-             display(r"\mathrm{E}\,s^{*2}", shown(second))),
+            (
+                display(r"\mathrm{E}\,s^*", shown(mean)),
+                display(r"\mathrm{E}\,s^{*2}", shown(second)),
+            ),
         ),
         Step(
             "Subtract the square of the mean and cancel.",
@@ -275,8 +293,9 @@ def one_sided() -> Derivation:
             "Write the bias in the normalised distances $t_0 = (s - c_0)/\\lambda$, "
             "$t_1 = (c_1 - s)/\\lambda$: it is $\\lambda$ times a function of $t_0, t_1$.",
             tuple(
-                display(f"\\mathrm{{bias}}_{{\\text{{{NAMES[m]}}}}}/\\lambda",
-                        lf.normalised(m, "bias"))
+                display(
+                    f"\\mathrm{{bias}}_{{\\text{{{NAMES[m]}}}}}/\\lambda", lf.normalised(m, "bias")
+                )
                 for m in ("truncated", "bit")
             ),
         )
@@ -292,7 +311,7 @@ def one_sided() -> Derivation:
                 f"${bound}$ is ${tex(var)} \\to \\infty$ with the other distance fixed; take "
                 f"the limit and add $s$ (compare eq {eq}).",
                 tuple(
-                    display(f"\\mu_{{{i}}}", shown(s + lf.one_sided(m, "bias", side)))
+                    display(f"\\mu_{{{i}}}", shown(lf.one_sided(m, "mean", side)))
                     for i, m in ((1, "truncated"), (2, "bit"))
                 ),
             )

@@ -46,9 +46,13 @@ def privacy(mechanism: str) -> Derivation:
             listed,
         ),
         Step(
-            (f"Drop ${', '.join(dropped)}$: each is at most another candidate (the sign of the "
-             "difference proved in the coordinates $a = (s-c_0)/\\lambda$, "
-             "$d = (s'-s)/\\lambda$, $e = (c_1-s')/\\lambda$). " if dropped else "")
+            (
+                f"Drop ${', '.join(dropped)}$: each is at most another candidate (the sign of the "
+                "difference proved in the coordinates $a = (s-c_0)/\\lambda$, "
+                "$d = (s'-s)/\\lambda$, $e = (c_1-s')/\\lambda$). "
+                if dropped
+                else ""
+            )
             + f"Kept: ${', '.join(kept)}$."
         ),
     ]
@@ -61,22 +65,26 @@ def privacy(mechanism: str) -> Derivation:
                 "$s' = \\min(s + \\Delta, c_1)$; along $s' = s + \\Delta$ the sign of the "
                 f"derivative puts the sup at $s = {tex(where)}$, $s' = {tex(other)}$"
                 f", $y = {tex(at['y'])}$.",
-                (display(f"{names[id(c)]}\\big|_{{s = {tex(where)}}}",
-                         sp.simplify(c.value.subs(pv.s_prime, other).subs(pv.s, where))),),
+                (
+                    display(
+                        f"{names[id(c)]}\\big|_{{s = {tex(where)}}}",
+                        sp.simplify(c.value.subs(pv.s_prime, other).subs(pv.s, where)),
+                    ),
+                ),
             )
         )
     steps.append(
         Step(
             "The worst-case loss, for $\\Delta < R = c_1 - c_0$ and for $\\Delta \\ge R$ "
             "(then $s = c_0$, $s' = c_1$):",
-            (display(r"\text{loss}_{\Delta < R}", w.loss),
-             display(r"\text{loss}_{\Delta \ge R}", w.loss_wide)),
+            (
+                display(r"\text{loss}_{\Delta < R}", w.loss),
+                display(r"\text{loss}_{\Delta \ge R}", w.loss_wide),
+            ),
         )
     )
     at_scale = w.loss_in_epsilon()
-    words = (
-        "At the paper's scale $\\lambda = \\Delta/\\varepsilon$, with $R = r\\Delta$, $r > 1$:"
-    )
+    words = "At the paper's scale $\\lambda = \\Delta/\\varepsilon$, with $R = r\\Delta$, $r > 1$:"
     math = [display(r"\text{loss}", at_scale)]
     if mechanism == "truncated":
         words += (

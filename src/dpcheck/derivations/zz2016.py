@@ -126,8 +126,11 @@ def lemma_4_1() -> Derivation:
         "first-order differential equation for $G_{n,m}$.",
         tuple(steps),
         (
-            Printed("Lemma 4.1, (4.3)", "zz2016.lemma4.1",
-                    f"{Z.LEMMA4_1[0].latex} = {Z.LEMMA4_1[1].latex}"),
+            Printed(
+                "Lemma 4.1, (4.3)",
+                "zz2016.lemma4.1",
+                f"{Z.LEMMA4_1[0].latex} = {Z.LEMMA4_1[1].latex}",
+            ),
         ),
     )
 

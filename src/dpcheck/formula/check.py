@@ -111,17 +111,6 @@ def _two_sided(mechanism: str, name: str) -> Quantity:
     )
 
 
-def _one_sided_expr(mechanism: str, name: str, side: str) -> sp.Expr:
-    """The one-sided limit of ``name``: bias, var, mse from laplace_family.one_sided;
-    mean = s + bias; E s*^2 = s^2 + 2 s bias + mse (expanding (s* - s + s)^2)."""
-    if name in ("bias", "var", "mse"):
-        return lf.one_sided(mechanism, name, side)
-    bias = lf.one_sided(mechanism, "bias", side)
-    if name == "mean":
-        return s + bias
-    return s**2 + 2 * s * bias + lf.one_sided(mechanism, "mse", side)
-
-
 def _one_sided(mechanism: str, name: str, side: str) -> Quantity:
     text, symbols = _SIDES[side]
     label = "truncated" if mechanism == "truncated" else "BIT"
@@ -130,7 +119,7 @@ def _one_sided(mechanism: str, name: str, side: str) -> Quantity:
         f"{_NAMES[name]} of the {label} mechanism with {text}",
         f"{'c0 <= s' if side == 'lower' else 's <= c1'}, lambda > 0 ({text})",
         symbols,
-        lambda: _one_sided_expr(mechanism, name, side),
+        lambda: lf.one_sided(mechanism, name, side),
     )
 
 

@@ -154,10 +154,17 @@ def from_normalised(mechanism: str, name: str) -> sp.Expr:
 @cache
 def one_sided(mechanism: str, name: str, side: str) -> sp.Expr:
     """The limit c1 → ∞ (``side='lower'``: bounds [c0, ∞), eq (9)) or c0 → -∞
-    (``side='upper'``: bounds (-∞, c1], eq (10)), for name in bias, mse, var.
+    (``side='upper'``: bounds (-∞, c1], eq (10)) of any named quantity.
 
-    Taken in the normalised form: c1 → ∞ is t1 → ∞ with t0 fixed.
+    bias, mse, var are taken in the normalised form: c1 → ∞ is t1 → ∞ with t0
+    fixed.  mean = s + bias and second moment = s² + 2s·bias + mse (expanding
+    (s* - s + s)²), as in :func:`from_normalised`.
     """
+    if name == "mean":
+        return s + one_sided(mechanism, "bias", side)
+    if name == "second_moment":
+        bias, mse = one_sided(mechanism, "bias", side), one_sided(mechanism, "mse", side)
+        return s**2 + 2 * s * bias + mse
     expr = normalised(mechanism, name)
     var = {"lower": t1, "upper": t0}[side]
     value = sp.limit(expr, var, sp.oo)
