@@ -58,6 +58,13 @@ EXPECTED = {
     "liu2019.gs.variance": "verified",
     "liu2019.gs.sd_not_sqrt": "refuted",
     "liu2019.sim2.gs_proportions": "refuted",
+    "liu2019.sim1.findings": "refuted",
+    "liu2019.sim2.rescaling": "refuted",
+    "liu2019.sim2.multiple_synthesis": "verified",
+    "liu2019.sim2.all_but_one": "refuted",
+    "liu2019.sim2.uh_vs_rescaling": "verified",
+    "liu2019.sim2.uh_consistency": "proved",
+    "liu2019.sim2.uh_least_squares": "proved",
 }
 
 

@@ -63,6 +63,12 @@ def _run_with_progress(runner, chosen, quiet: bool):  # type: ignore[no-untyped-
     return results
 
 
+def _simulate(args: argparse.Namespace) -> int:
+    from dpcheck.simulation import cli as simulation_cli
+
+    return simulation_cli.run(args)
+
+
 def _eval(args: argparse.Namespace) -> int:
     from dpcheck.numeric import mp
     from dpcheck.numeric.params import MechanismParams, parse_assignments
@@ -358,8 +364,9 @@ def _derive(args: argparse.Namespace) -> int:
     if show:
         from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 
-        with Progress(SpinnerColumn(), TextColumn("{task.description}"), TimeElapsedColumn(),
-                      transient=True) as bar:
+        with Progress(
+            SpinnerColumn(), TextColumn("{task.description}"), TimeElapsedColumn(), transient=True
+        ) as bar:
             task = bar.add_task("deriving", total=None)
             files = build.render_all(
                 chosen, progress=lambda what: bar.update(task, description=f"deriving {what}")
@@ -400,6 +407,18 @@ def build_parser() -> argparse.ArgumentParser:
     v.add_argument("--proofs", help="the proofs folder (default: ./proofs, found upward)")
     v.add_argument("--quiet", action="store_true", help="no progress bar")
     v.set_defaults(func=_verify)
+
+    si = sub.add_parser(
+        "simulate", help="reproduce Liu (2019) §4 simulation studies (CSV, PNG, summary)"
+    )
+    si.add_argument("study", help="study1 (§4.1, Figure 1) or study2 (§4.2, Figures 2-5, S1-S2)")
+    si.add_argument("--reps", default="500", help="repetitions per cell (default 500, the paper's)")
+    si.add_argument("--seed", help="seed of the run (default: the study's fixed seed)")
+    si.add_argument(
+        "--out", default="simulation", help="folder for CSV and PNG (default simulation)"
+    )
+    si.add_argument("--quiet", action="store_true", help="no progress bar")
+    si.set_defaults(func=_simulate)
 
     e = sub.add_parser("eval", help="evaluate a derived quantity at any precision")
     e.add_argument("quantity", help="e.g. truncated.mean, bit.mse")

@@ -21,10 +21,11 @@ up figures, and where two procedures converge (large n, large epsilon) a
 difference is simply too small to show, which is no evidence against them.
 The evidence gives the counts of each kind of cell.
 
-:func:`judge` evaluates the parts on the run of the paper's size and, as the confirmation that DESIGN.md asks of every
-counterexample, on an independent run 20 to 100 times larger: a contradiction counts
-only if that run contradicts the part too, and a part left undecided by the
-paper-size run is settled by the larger one (the evidence says so).
+:func:`judge` evaluates the parts on the run of the paper's size and, as the
+confirmation that DESIGN.md asks of every counterexample, on an independent
+run 20 to 100 times larger: a contradiction counts only if that run
+contradicts the part too, and a part left undecided by the paper-size run is
+settled by the larger one (the evidence says so).
 """
 
 from __future__ import annotations
@@ -141,18 +142,21 @@ def judge(
     first, second = parts(main), parts(confirm)
     evidence: dict[str, Any] = {}
     contradicted, open_ = [], []
+    counterexamples: dict[str, list[str]] = {}
     for a, b in zip(first, second, strict=True):
         entry = a.evidence()
         if a.outcome == "contradicted":
             entry["confirmation run"] = b.evidence()
             if b.outcome == "contradicted":
                 contradicted.append(a.paper)
+                counterexamples[a.paper] = b.contradicted[:3]
             else:
                 open_.append(a.paper)
         elif a.outcome == "undecided":
             entry["confirmation run"] = b.evidence()
             if b.outcome == "contradicted":
                 contradicted.append(a.paper)
+                counterexamples[a.paper] = b.contradicted[:3]
             elif b.outcome != "supported":
                 open_.append(a.paper)
         elif b.outcome == "contradicted":
@@ -166,6 +170,7 @@ def judge(
         "an independent run 20-100x larger contradicts the part too"
     )
     if contradicted:
+        evidence["counterexample (confirmation run)"] = counterexamples
         evidence["finding"] = "contradicted, and confirmed: " + "; ".join(contradicted)
         return Verdict(Status.REFUTED, method, evidence, reproduce=reproduce)
     if open_:
