@@ -171,7 +171,9 @@ def judge(
     )
     if contradicted:
         evidence["counterexample (confirmation run)"] = counterexamples
-        evidence["finding"] = "contradicted, and confirmed: " + "; ".join(contradicted)
+        evidence["finding"] = "contradicted, and confirmed on the larger run: " + "; ".join(
+            f"{part} (e.g. {counterexamples[part][0]})" for part in contradicted
+        )
         return Verdict(Status.REFUTED, method, evidence, reproduce=reproduce)
     if open_:
         evidence["finding"] = "not settled by either run: " + "; ".join(open_)
