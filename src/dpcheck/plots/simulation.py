@@ -24,16 +24,9 @@ import numpy as np
 
 from dpcheck.errors import InputError
 from dpcheck.simulation.covariance import STATISTICS, Study1Result
-from dpcheck.simulation.proportions import APPROACHES, TARGETS, Study2Result
+from dpcheck.simulation.proportions import APPROACH_WORDS, APPROACHES, TARGETS, Study2Result
 from dpcheck.simulation.summaries import ErrorSummary
 
-#: the approaches in words, with the paper's figure showing each
-APPROACH_WORDS = {
-    "rescaling": "re-scaling",
-    "all_but_one": "all-but-one",
-    "uh": "universal histogram",
-    "ms": "multiple synthesis (5 sets at ε/5, re-scaled)",
-}
 APPROACH_FIGURE = {"rescaling": 2, "ms": 3, "all_but_one": 4, "uh": 5}
 MECHANISM_WORDS = {"truncated": "truncated", "bit": "BIT"}
 #: study 1: one colour per mechanism

@@ -89,12 +89,9 @@ def run(args: argparse.Namespace) -> int:
             result2 = run_study2(design2, step)
         elapsed = time.perf_counter() - start
         files.append(output.write_csv(output.study2_rows(result2), out / "study2.csv"))
-        for number, approach in zip(
-            (2, 3, 4, 5), ("rescaling", "ms", "all_but_one", "uh"), strict=True
-        ):
-            files.append(
-                plots.plot_study2(result2, approach, out / f"study2_figure{number}_{approach}.png")
-            )
+        for approach, number in sorted(plots.APPROACH_FIGURE.items(), key=lambda kv: kv[1]):
+            name = f"study2_figure{number}_{approach}.png"
+            files.append(plots.plot_study2(result2, approach, out / name))
         files.append(plots.plot_pairwise_sums(result2, out / "study2_figureS1_S2_sums.png"))
         lines = output.study2_summary(result2)
     print("\n".join(lines))

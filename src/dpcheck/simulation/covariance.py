@@ -62,7 +62,11 @@ class Study1Design:
 
 @dataclass
 class Study1Result:
-    """Draws[mechanism][statistic] of shape (settings, sizes, reps), with their summaries."""
+    """Draws[mechanism][statistic] of shape (settings, sizes, reps), with their summaries.
+
+    ``at_bound`` is the fraction of draws released on a bound of a proper interval
+    (a covariance forced to 0 by a zero variance is not counted).
+    """
 
     design: Study1Design
     draws: dict[str, dict[str, Floats]] = field(default_factory=dict)
@@ -99,8 +103,8 @@ def run_study1(
         result.at_bound[mechanism] = {
             "S11": ((v11 <= 0) | (v11 >= upper["S11"])).mean(axis=-1),
             "S22": ((v22 <= 0) | (v22 >= upper["S22"])).mean(axis=-1),
-            "S12": ((c12 <= -half) | (c12 >= half)).mean(axis=-1),
-            "r": ((c12 <= -half) | (c12 >= half)).mean(axis=-1),
+            "S12": (((c12 <= -half) | (c12 >= half)) & (half > 0)).mean(axis=-1),
+            "r": (((c12 <= -half) | (c12 >= half)) & (half > 0)).mean(axis=-1),
         }
         if progress:
             progress(1)

@@ -13,15 +13,8 @@ from typing import Any
 
 from dpcheck.simulation.covariance import STATISTICS, Study1Result
 from dpcheck.simulation.mechanisms import MECHANISMS
-from dpcheck.simulation.proportions import APPROACHES, TARGETS, Study2Result
+from dpcheck.simulation.proportions import APPROACH_WORDS, APPROACHES, TARGETS, Study2Result
 from dpcheck.simulation.summaries import PERCENTILES, ErrorSummary
-
-APPROACH_NAMES = {
-    "rescaling": "re-scaling",
-    "all_but_one": "all-but-one",
-    "uh": "universal histogram",
-    "ms": "multiple synthesis",
-}
 
 
 def study1_rows(result: Study1Result) -> list[dict[str, Any]]:
@@ -126,7 +119,7 @@ def study2_summary(result: Study2Result) -> list[str]:
             s = result.summary[(approach, mech)]
             for e, eps in enumerate(d.epsilons):
                 lines.append(
-                    f"  {APPROACH_NAMES[approach]:<20} {mech:<9} eps={eps:<4g} "
+                    f"  {APPROACH_WORDS[approach].split(' (')[0]:<20} {mech:<9} eps={eps:<4g} "
                     f"max|bias| {abs(s.bias[e, 0, :4]).max():.4f}  "
                     f"RMSE {s.rmse[e, 0, :4].max():.4f}  "
                     f"CP {s.cp[e, 0, :4].min():.3f}-{s.cp[e, 0, :4].max():.3f}"

@@ -37,6 +37,13 @@ EPSILONS = (0.1, 0.5, 1.0)
 #: §4.2: "n = 50 ~ 500"; the paper does not list its grid, this one is evenly spaced
 SIZES = tuple(range(50, 501, 50))
 APPROACHES = ("rescaling", "all_but_one", "uh", "ms")
+#: the approaches in words (summaries and figure titles)
+APPROACH_WORDS = {
+    "rescaling": "re-scaling",
+    "all_but_one": "all-but-one",
+    "uh": "universal histogram",
+    "ms": "multiple synthesis (5 sets at ε/5, re-scaled)",
+}
 #: the targets: the 4 proportions and the pairwise sums of Figures S1-S2
 TARGETS = ("p1", "p2", "p3", "p4", "p1+p2", "p2+p3", "p2+p4")
 _SUMS = ((0, 1), (1, 2), (1, 3))
