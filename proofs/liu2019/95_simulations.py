@@ -352,6 +352,13 @@ def _original_cp(r: Study2Result) -> dict[str, Any]:
     }
 
 
+def _at_smallest_n(r: Study2Result, diagnostic: str) -> dict[str, list[float]]:
+    """A diagnostic frequency (``{}`` = the mechanism) at the smallest n, per epsilon."""
+    return {
+        m: [round(float(v), 3) for v in r.diagnostics[diagnostic.format(m)][:, 0]] for m in MECHS
+    }
+
+
 def _study2_verdict(parts, name: str, method: str, extra: dict | None = None) -> Verdict:  # type: ignore[no-untyped-def]
     return emp.judge(
         parts,
@@ -470,17 +477,15 @@ def _abo_parts(r: Study2Result) -> list[emp.Part]:
 )
 def sim2_all_but_one() -> Verdict:
     r = runs.study2()
-    frac = r.diagnostics
     return _study2_verdict(
         _abo_parts,
         "liu2019.sim2.all_but_one",
         "study 2 reproduced (§4.2, all-but-one: p2, p3, p4 sanitised in [0, 1], p1 = 1 - sum), "
         "judged with Monte Carlo error",
         {
-            "p1 outside [0, 1] (eps = 0.1, 0.5, 1 at n = 50)": {
-                m: [round(float(v), 3) for v in frac[f"all_but_one/{m}: p1 outside [0, 1]"][:, 0]]
-                for m in MECHS
-            }
+            "p1 outside [0, 1] (eps = 0.1, 0.5, 1 at n = 50)": _at_smallest_n(
+                r, "all_but_one/{}: p1 outside [0, 1]"
+            )
         },
     )
 
@@ -533,10 +538,9 @@ def sim2_uh_vs_rescaling() -> Verdict:
         "study 2 reproduced (§4.2, universal histogram steps 1-5 with footnote 3), judged with "
         "Monte Carlo error",
         {
-            "footnote 3 fired (eps = 0.1, 0.5, 1 at n = 50)": {
-                m: [round(float(v), 3) for v in r.diagnostics[f"uh/{m}: footnote 3 fired"][:, 0]]
-                for m in MECHS
-            }
+            "footnote 3 fired (eps = 0.1, 0.5, 1 at n = 50)": _at_smallest_n(
+                r, "uh/{}: footnote 3 fired"
+            )
         },
     )
 
@@ -663,10 +667,9 @@ def sim2_uh_least_squares() -> Verdict:
         "steps 3-4 minus the direct solution": [str(d) for d in diffs],
         "footnote 3": "outside the numbered steps: when it fires the released tree is no longer "
         "the least-squares consistent tree (a nonnegative tree can be closer to h*)",
-        "footnote 3 fired in the study (eps = 0.1, 0.5, 1 at n = 50)": {
-            m: [round(float(v), 3) for v in r.diagnostics[f"uh/{m}: footnote 3 fired"][:, 0]]
-            for m in MECHS
-        },
+        "footnote 3 fired in the study (eps = 0.1, 0.5, 1 at n = 50)": _at_smallest_n(
+            r, "uh/{}: footnote 3 fired"
+        ),
     }
     counter = _footnote_counterexample()
     if counter:
