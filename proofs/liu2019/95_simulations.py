@@ -224,6 +224,32 @@ def _cp_band(r: Study2Result, part: emp.Part, approach: str, lo: float, hi: floa
         part.add(f"{_label(r, mech, e, j, t)}: {shown}", ok, bad)
 
 
+def _source(r: Study2Result, name: str, mech: str, e: int, j: int, t: int):  # type: ignore[no-untyped-def]
+    """(errors, covered) of one cell for 'orig', an approach, or 'approach/mechanism'."""
+    if name == "orig":
+        return r.original_errors[j, :, t], r.original_covered[j, :, t].astype(float)
+    approach, _, fixed = name.partition("/")
+    key = (approach, fixed or mech)
+    return r.errors[key][e, j, :, t], r.covered[key][e, j, :, t].astype(float)
+
+
+def _paired_cell(r: Study2Result, a: str, b: str, kind: str, factor: float, cell):  # type: ignore[no-untyped-def]
+    """(value, se, shown) of a paired comparison of sources a and b in one cell.
+
+    kind 'mse': MSE_a - factor MSE_b; 'abs_bias': |bias_a| - |bias_b|;
+    'cp': CP_a - CP_b - (factor - 1) (factor 1: the plain difference).
+    """
+    (ea, ca), (eb, cb) = _source(r, a, *cell), _source(r, b, *cell)
+    if kind == "mse":
+        value, se = emp.paired(ea**2 - factor * eb**2)
+        return value, se, f"RMSE {np.sqrt((ea**2).mean()):.4f} vs {np.sqrt((eb**2).mean()):.4f}"
+    if kind == "abs_bias":
+        value, se = emp.abs_bias_difference(ea, eb)
+        return value, se, f"bias {ea.mean():+.4f} vs {eb.mean():+.4f}"
+    value, se = emp.paired(ca - cb)
+    return value - (factor - 1.0), se, f"CP {ca.mean():.3f} vs {cb.mean():.3f}"
+
+
 def _compare(
     r: Study2Result,
     part: emp.Part,
@@ -234,27 +260,14 @@ def _compare(
     sign: float = 1.0,
     **where,
 ) -> None:  # type: ignore[no-untyped-def]
-    """Paired comparison of approach a with b ('orig' is the sample proportion) per cell.
+    """File every cell under ``part`` by the paired test sign * :func:`_paired_cell` > 0.
 
-    kind 'mse': sign * (MSE_a - factor MSE_b) > 0; 'abs_bias': sign * (|bias_a| - |bias_b|) > 0;
-    'cp': sign * (CP_a - CP_b - factor + 1) > 0 (factor 1: plain difference).
+    ``a`` and ``b`` are approaches compared within each mechanism, 'orig' (the
+    sample proportion), or 'approach/mechanism' to compare across mechanisms.
     """
-    for mech, e, j, t in _cells(r, **where):
-        ea = r.errors[(a, mech)][e, j, :, t]
-        eb = r.original_errors[j, :, t] if b == "orig" else r.errors[(b, mech)][e, j, :, t]
-        if kind == "mse":
-            value, se = emp.paired(ea**2 - factor * eb**2)
-            shown = f"RMSE {np.sqrt((ea**2).mean()):.4f} vs {np.sqrt((eb**2).mean()):.4f}"
-        elif kind == "abs_bias":
-            value, se = emp.abs_bias_difference(ea, eb)
-            shown = f"bias {ea.mean():+.4f} vs {eb.mean():+.4f}"
-        else:
-            ca = r.covered[(a, mech)][e, j, :, t].astype(float)
-            cb = r.original_covered[j, :, t] if b == "orig" else r.covered[(b, mech)][e, j, :, t]
-            value, se = emp.paired(ca - cb.astype(float))
-            value -= factor - 1.0
-            shown = f"CP {ca.mean():.3f} vs {cb.mean():.3f}"
-        part.add(f"{_label(r, mech, e, j, t)}: {shown}", *emp.above(sign * value, se, 0.0))
+    for cell in _cells(r, **where):
+        value, se, shown = _paired_cell(r, a, b, kind, factor, cell)
+        part.add(f"{_label(r, *cell)}: {shown}", *emp.above(sign * value, se, 0.0))
 
 
 def _bias_sign(
@@ -286,40 +299,22 @@ def _rescaling_parts(r: Study2Result) -> list[emp.Part]:
     _bias_sign(r, signs, "rescaling", 3, -1.0, **small)
     less_bias = emp.Part(
         "BIT yielded less bias than the truncated mechanism",
-        f"eps = 0.1, n <= {SMALL_N}, p1 and p4 (the biased ones): |bias_BIT| < |bias_T| (paired)",
+        f"eps = 0.1, n <= {SMALL_N}, p1 and p4 (the biased ones): |bias_BIT| < |bias_T| (paired; "
+        "cells show T vs BIT)",
     )
     more_rmse = emp.Part(
         "BIT had larger RMSE than truncation for small n at eps = 0.1",
-        f"eps = 0.1, n <= {SMALL_N}, p1..p4: MSE_BIT > MSE_T (paired)",
+        f"eps = 0.1, n <= {SMALL_N}, p1..p4: MSE_BIT > MSE_T (paired; cells show BIT vs T)",
     )
     worse_cp = emp.Part(
         "BIT had worse under-coverage than truncation at small n for eps = 0.1",
-        f"eps = 0.1, n <= {SMALL_N}, p1..p4: CP_BIT < CP_T (paired)",
+        f"eps = 0.1, n <= {SMALL_N}, p1..p4: CP_BIT < CP_T (paired; cells show T vs BIT)",
     )
-    for e, j, t in ((e, j, t) for _, e, j, t in _cells(r, mechs=("truncated",), **small)):
-        for part, kind, targets in (
-            (less_bias, "abs_bias", (0, 3)),
-            (more_rmse, "mse", range(4)),
-            (worse_cp, "cp", range(4)),
-        ):
-            if t not in targets:
-                continue
-            eb = r.errors[("rescaling", "bit")][e, j, :, t]
-            et = r.errors[("rescaling", "truncated")][e, j, :, t]
-            if kind == "abs_bias":
-                value, se = emp.abs_bias_difference(et, eb)
-                shown = f"bias T {et.mean():+.4f} vs BIT {eb.mean():+.4f}"
-            elif kind == "mse":
-                value, se = emp.paired(eb**2 - et**2)
-                shown = f"RMSE BIT {np.sqrt((eb**2).mean()):.4f} vs T {np.sqrt((et**2).mean()):.4f}"
-            else:
-                ct = r.covered[("rescaling", "truncated")][e, j, :, t].astype(float)
-                cb = r.covered[("rescaling", "bit")][e, j, :, t].astype(float)
-                value, se = emp.paired(ct - cb)
-                shown = f"CP BIT {cb.mean():.3f} vs T {ct.mean():.3f}"
-            part.add(
-                f"eps=0.1 n={r.design.sizes[j]} {TARGETS[t]}: {shown}", *emp.above(value, se, 0.0)
-            )
+    one = dict(mechs=("truncated",), **small)  # the mechanisms are fixed in the sources
+    T, B = "rescaling/truncated", "rescaling/bit"
+    _compare(r, less_bias, T, B, "abs_bias", targets=(0, 3), **one)
+    _compare(r, more_rmse, B, T, "mse", **one)
+    _compare(r, worse_cp, T, B, "cp", **one)
     around = emp.Part(
         "CP was around 95% at all n when eps = 1",
         "CP in [0.92, 0.98] for p1..p4, both mechanisms (95% Wald interval on p*)",
@@ -426,17 +421,14 @@ def _abo_parts(r: Study2Result) -> list[emp.Part]:
         "eps in {0.5, 1}, all n, p1..p4: RMSE ratio in [0.8, 1.25] (paired MSE "
         "tests at 0.64 and 1.5625)",
     )
-    upper, lower = emp.Part("", ""), emp.Part("", "")
-    _compare(r, upper, "all_but_one", "rescaling", "mse", factor=1.5625, sign=-1.0, eps=(0.5, 1.0))
-    _compare(r, lower, "all_but_one", "rescaling", "mse", factor=0.64, eps=(0.5, 1.0))
-    similar.supported = [c for c in upper.supported if c in lower.supported]
-    similar.contradicted = upper.contradicted + lower.contradicted
-    similar.undecided = [
-        c
-        for c in upper.supported + upper.undecided + lower.undecided
-        if c not in similar.supported and c not in similar.contradicted
-    ]
-    similar.undecided = list(dict.fromkeys(similar.undecided))
+    for cell in _cells(r, eps=(0.5, 1.0)):
+        high, se_h, shown = _paired_cell(r, "all_but_one", "rescaling", "mse", 1.5625, cell)
+        low, se_l, _ = _paired_cell(r, "all_but_one", "rescaling", "mse", 0.64, cell)
+        below_high, above_high = emp.above(-high, se_h, 0.0)
+        above_low, below_low = emp.above(low, se_l, 0.0)
+        similar.add(
+            f"{_label(r, *cell)}: {shown}", below_high and above_low, above_high or below_low
+        )
     less_bias = emp.Part(
         "at eps = 0.1 the bias was smaller at small n",
         f"eps = 0.1, n <= {SMALL_N}, p1..p4: |bias_abo| < |bias_rescaling|",
@@ -564,17 +556,12 @@ def sim2_uh_consistency() -> Verdict:
     }
     # footnote 3: each sign pattern of a sibling pair (a, b) with a + b = P >= 0
     a, b, parent = sp.symbols("a b P", real=True)
-    cases = {}
-    for name, (sa, sb) in {
-        "both >= 0": (a, b),
+    pairs = {
+        "both >= 0": (a, parent - a),
         "a < 0": (0, b * parent / b),
         "b < 0": (a * parent / a, 0),
-    }.items():
-        cases[name] = str(
-            sp.simplify((sa + sb - parent).subs(b, parent - a))
-            if name == "both >= 0"
-            else sp.simplify(sa + sb - parent)
-        )
+    }
+    cases = {name: str(sp.simplify(x + y - parent)) for name, (x, y) in pairs.items()}
     # the printed step 4 read literally: the unsanitised parent h(u) in layer 3
     y = [
         Fraction(3, 10),

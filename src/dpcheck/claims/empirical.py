@@ -145,22 +145,14 @@ def judge(
     counterexamples: dict[str, list[str]] = {}
     for a, b in zip(first, second, strict=True):
         entry = a.evidence()
-        if a.outcome == "contradicted":
+        if a.outcome != "supported" or b.outcome == "contradicted":
             entry["confirmation run"] = b.evidence()
-            if b.outcome == "contradicted":
-                contradicted.append(a.paper)
-                counterexamples[a.paper] = b.contradicted[:3]
-            else:
-                open_.append(a.paper)
-        elif a.outcome == "undecided":
-            entry["confirmation run"] = b.evidence()
-            if b.outcome == "contradicted":
-                contradicted.append(a.paper)
-                counterexamples[a.paper] = b.contradicted[:3]
-            elif b.outcome != "supported":
-                open_.append(a.paper)
-        elif b.outcome == "contradicted":
-            entry["confirmation run"] = b.evidence()
+        if b.outcome == "contradicted" and a.outcome != "supported":
+            contradicted.append(a.paper)
+            counterexamples[a.paper] = b.contradicted[:3]
+        elif not (a.outcome == "supported" and b.outcome != "contradicted") and not (
+            a.outcome == "undecided" and b.outcome == "supported"
+        ):
             open_.append(a.paper)
         evidence[f"part {len(evidence) + 1}"] = entry
     evidence.update(extra or {})
