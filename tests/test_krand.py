@@ -124,7 +124,9 @@ def test_n_1e5_below_fmt_and_confirmed():
     q = kp.q_from(eps0=4)
     d = kp.summary(100000, 1, eps0=4, delta=1e-6)
     eps = d["approximate"]["epsilon"]
-    assert 0.05 < eps < kp.FMT_README["upper"] and d["exact <= FMT upper bounds"]
+    # key renamed from "exact <= FMT upper bounds" (the comparison is now worded by kind)
+    assert 0.05 < eps < kp.FMT_README["upper"] and d["epsilon <= FMT upper bounds"]
+    assert d["approximate"]["kind"] == "exact" and "exact epsilon" in d["FMT comparison"]
     assert float(d["approximate"]["mpmath delta at epsilon"]) <= 1e-6
     c = kp.confirm(100000, d["approximate"]["worst background m"], q, eps * 0.999)
     assert float(c["delta"]) > 1e-6
@@ -507,3 +509,260 @@ def test_family_h_holds_the_worst_case_sweep(q):
             fam = kg.family_profile(n, L, float(q), deltas, every=True)
             for a, b in zip(ex.approximate, fam.approximate, strict=True):
                 assert b.epsilon == pytest.approx(a.epsilon, rel=1e-12, abs=1e-14)
+
+
+# --------------------------------------------------------------------------- L = 1, every m
+import numpy as np  # noqa: E402
+from hypothesis import example, given, seed, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+from dpcheck.enumeration import krand_l1_exact as kx  # noqa: E402
+
+
+def _exact_bracket_holds(n, q, delta, lo, hi):
+    """Exact rationals over every background and both orders (krand.delta_exact_L1):
+    delta(e^hi) <= delta (nothing exceeds hi) and delta(e^lo') > delta for lo' just below
+    lo (the value is attained)."""
+    above = krand.delta_exact_L1(n, q, kg._rational_below_exp(hi))  # >= delta(e^hi)
+    below = krand.delta_exact_L1(n, q, kp._rational_above_exp(lo * (1 - 1e-9)))
+    return above <= F(delta), below > F(delta)
+
+
+def _exact_probabilistic(n, q, delta):
+    rows, den = krand.pmf_rows(n, q)
+    best = 0.0
+    for m in range(1, n + 1):
+        for a, b in ((rows[m], rows[m - 1]), (rows[m - 1], rows[m])):
+            cells = sorted(((F(x, y), x) for x, y in zip(a, b, strict=True)), reverse=True)
+            mass = F(0)
+            for ratio, x in cells:
+                mass += F(x, den)
+                if mass > F(delta):
+                    best = max(best, math.log(ratio))
+                    break
+    return best
+
+
+@pytest.mark.parametrize(
+    "n, q, delta",
+    [
+        (1, F(1, 4), 1e-2),
+        (2, F(1, 3), 1e-3),
+        (7, F(1, 10), 1e-6),
+        (25, F(2, 7), 1e-4),
+        (60, F(1, 4), 1e-6),
+        (40, F(9, 20), 0.3),
+        (33, F(1, 50), 1e-9),
+    ],
+)
+def test_l1_every_background_equals_exact_rationals(n, q, delta):
+    """The certified L = 1 values = the exhaustive exact computation (every m, both orders)."""
+    d = kp.summary(n, 1, q=str(q), delta=delta)
+    ap, pb = d["approximate"], d["probabilistic"]
+    assert ap["kind"] == pb["kind"] == "exact"
+    lo, hi = ap["bracket"]
+    assert lo <= hi == ap["epsilon"] and hi - lo <= 1e-12 * max(hi, 1e-300)
+    if hi > 0:
+        assert _exact_bracket_holds(n, q, delta, lo, hi) == (True, True)
+    else:
+        assert krand.delta_exact_L1(n, q, F(1)) <= F(delta)
+    want = _exact_probabilistic(n, q, delta)
+    assert pb["bracket"][0] - 1e-15 <= want <= pb["epsilon"] + 1e-15
+    assert pb["epsilon"] == pytest.approx(want, rel=1e-12, abs=1e-15)
+
+
+def _brute_deltas(n, q, eps_list):
+    """delta_m(eps) = sum_s max(0, P - e^eps Q) at every m (old window code, direct sums)."""
+    out = []
+    for m in range(1, n + 1):
+        pr = kp.pair(n, m, q)
+        out.append([kp._hockey(pr.P, pr.Q, e) for e in eps_list])
+    return np.array(out)
+
+
+@pytest.mark.parametrize(
+    "n, eps0, delta",
+    [
+        (2500, 2.5, 1e-3),
+        pytest.param(5000, 2.0, 1e-6, marks=pytest.mark.slow),
+        pytest.param(5000, 1.0, 1e-6, marks=pytest.mark.slow),
+    ],
+)
+def test_l1_beyond_the_old_grid_vs_brute_force(n, eps0, delta):
+    """n > 2000, where the old 65-point grid missed the worst background: the new value
+    bounds the hockey-stick at every m (direct float sums), is attained, and mpmath
+    confirms it at the top backgrounds."""
+    q = kp.q_from(eps0=eps0)
+    d = kp.summary(n, 1, eps0=eps0, delta=delta)
+    ap = d["approximate"]
+    eps, m = ap["epsilon"], ap["worst background m"]
+    assert ap["kind"] == "exact"
+    D = _brute_deltas(n, q, [eps, eps * (1 - 1e-7)])
+    assert D[:, 0].max() <= delta * (1 + 1e-9) + 1e-15  # no background exceeds delta at eps
+    assert D[m - 1, 1] > delta  # and the worst one is attained just below
+    for top in np.argsort(-D[:, 0])[:3] + 1:  # mpmath at the top few backgrounds
+        assert float(kp.confirm(n, int(top), q, eps)["delta"]) <= delta * (1 + 1e-12)
+    assert float(kp.confirm(n, m, q, eps * (1 - 1e-9))["delta"]) > delta
+    old = kp.grid_epsilon_at_delta(n, q, delta)
+    assert old.epsilon < eps - 1e-7  # the grid missed it
+
+
+def test_l1_target_n10000():
+    """n = 10000, eps0 = 2, delta = 1e-6: 0.08701971978 (background: 3 zeros among the
+    others); the old grid printed 0.0870156315."""
+    d = kp.summary(10000, 1, eps0=2, delta=1e-6)
+    ap = d["approximate"]
+    assert abs(ap["epsilon"] - 0.08701971978) < 1e-9 and ap["worst background m"] == 9997
+    assert ap["kind"] == "exact" and "every background m = 1..10000" in ap["established"]
+    assert float(ap["arb delta at epsilon"]) <= 1e-6
+    assert kp.grid_epsilon_at_delta(10000, kp.q_from(eps0=2), 1e-6).epsilon < 0.0870157
+
+
+def test_l1_cli_json_labels(capsys):
+    args = ["krand", "profile", "--n", "10000", "--L", "1", "--eps0", "2", "--delta", "1e-6"]
+    assert main([*args, "--json"]) == 0
+    j = json.loads(capsys.readouterr().out)
+    assert abs(j["approximate"]["epsilon"] - 0.08701971978) < 1e-9
+    for key in ("approximate", "probabilistic"):
+        assert j[key]["kind"] == "exact" and "arb" in j[key]["established"]
+    assert j["epsilon <= FMT upper bounds"] and "exact epsilon" in j["FMT comparison"]
+    assert main(args) == 0
+    text = capsys.readouterr().out
+    assert "[exact: the worst case over every neighbouring pair]" in text
+    assert "how: every background m = 1..10000" in text
+
+
+def test_l1_n1e5_value():
+    """n = 1e5, eps0 = 4, delta = 1e-6: 0.0847161764 to 9 digits (the old grid: 0.0847145237)."""
+    d = kp.summary(100000, 1, eps0=4, delta=1e-6)
+    eps = d["approximate"]["epsilon"]
+    assert f"{eps:.9g}" == "0.0847161764" and d["approximate"]["kind"] == "exact"
+    assert d["probabilistic"]["kind"] == "exact"
+    assert d["probabilistic"]["epsilon"] >= d["approximate"]["epsilon"]
+
+
+@seed(20240521)
+@settings(max_examples=10, deadline=None)
+@given(
+    n=st.integers(2, 400),
+    eps0=st.floats(0.1, 5.0),
+    log_delta=st.floats(-9.0, -2.0),
+)
+@example(n=400, eps0=0.1, log_delta=-9.0)
+@example(n=397, eps0=5.0, log_delta=-2.0)
+def test_l1_never_below_brute_force(n, eps0, log_delta):
+    """Over every background and both orders, in exact rationals: nothing exceeds the
+    printed epsilon, and its certified lower end is attained (q: 1/(1 + e^eps0) rounded
+    to 4 decimals, exactly)."""
+    q = F(round(10_000 / (1 + math.exp(eps0))), 10_000)
+    delta = 10.0**log_delta
+    d = kp.summary(n, 1, q=str(q), delta=delta)
+    lo, hi = d["approximate"]["bracket"]
+    if hi > 0:
+        above, below = _exact_bracket_holds(n, q, delta, lo, hi)
+        assert above and below
+    else:
+        assert krand.delta_exact_L1(n, q, F(1)) <= F(delta)
+    # float brute force over every m (direct sums): never above the printed value
+    D = _brute_deltas(n, float(q), [hi])
+    assert D.max() <= delta * (1 + 1e-9) + 1e-15  # float sums: cancellation ~1e-16
+
+
+def test_l1_mutation_skipping_a_background_is_noticed(monkeypatch):
+    """If the pass drops one background, the run refuses (coverage check), and with that
+    check disabled too, the exact comparison sees a value below the true supremum."""
+    n, q, delta = 60, F(1, 4), 1e-6
+    worst = kp.summary(n, 1, q="1/4", delta=delta)["approximate"]["worst background m"]
+    real = kx._block
+
+    def skipping(g, a, hb, small):
+        blk = real(g, a, hb, small)
+        keep = blk.ms != worst
+        return kx.Block(
+            blk.ms[keep], blk.s1[keep], blk.b[keep], blk.S[keep], blk.cols, blk.eta,
+            blk.a_b, blk.a_S,
+        )  # fmt: skip
+
+    monkeypatch.setattr(kx, "_block", skipping)
+    with pytest.raises(RuntimeError, match="missed backgrounds"):
+        kp.summary(n, 1, q="1/4", delta=delta)
+    monkeypatch.setattr(kx, "_every", lambda fp: None)
+    d = kp.summary(n, 1, q="1/4", delta=delta)
+    lo, hi = d["approximate"]["bracket"]
+    assert d["approximate"]["worst background m"] != worst
+    assert _exact_bracket_holds(n, q, delta, lo, hi)[0] is False  # noticed: delta > delta
+
+
+def test_l1_float_bounds_dominate_arb():
+    """The float pass's per-background upper bounds lie above the arb brackets (and its
+    estimates inside them, to the stated error)."""
+    n, lie, delta = 3000, kx.LieProbability(F(3, 2), True), 1e-5
+    fp = kx.float_pass(n, lie.float, [delta])
+    for m in (1, 2, 17, 1500, 2999, 3000, int(np.argmax(fp.ratio_hi[0])) + 1):
+        lo, hi = kx.arb_eps_at(n, m, lie, delta)
+        assert fp.eps_hi(0)[m - 1] >= hi - 1e-15 and fp.eps(0)[m - 1] == pytest.approx(hi, 1e-10)
+        plo, phi = kx.arb_quantile_at(n, m, lie, delta)
+        assert fp.loss_hi[0][m - 1] >= phi - 1e-15
+        assert fp.loss[0][m - 1] == pytest.approx(phi, rel=1e-10)
+
+
+def test_l1_lower_bound_above_the_work_limit(monkeypatch, capsys):
+    """Above both work limits the grid runs and both epsilons are labelled lower bounds,
+    certified in arb at the pair found."""
+    exact = kp.summary(3000, 1, eps0=2, delta=1e-6)
+    monkeypatch.setattr(kp, "EVERY_BACKGROUND_WORK", 0)
+    monkeypatch.setattr(kp, "PRUNED_WORK", 0)
+    d = kp.summary(3000, 1, eps0=2, delta=1e-6)
+    for key in ("approximate", "probabilistic"):
+        assert d[key]["kind"] == "lower bound" and "grid" in d[key]["established"]
+        assert d[key]["epsilon"] <= min(exact[key]["epsilon"], d[key]["bracket"][1])
+    assert float(d["approximate"]["arb delta at epsilon"]) > 1e-6  # attained: delta(eps) > delta
+    assert "lower bound" in d["FMT comparison"]
+    assert main(["krand", "profile", "--n", "3000", "--L", "1", "--eps0", "2"]) == 0
+    assert "LOWER BOUND" in capsys.readouterr().out
+
+
+def test_l2_labels():
+    """L >= 2: exhaustive values are exact (bracketed in exact rationals); the family-H
+    values are lower bounds attained by an explicit pair (arb: delta > delta there)."""
+    d = kp.summary(8, 2, q="1/4", delta=1e-3)
+    ap, pb = d["approximate"], d["probabilistic"]
+    assert ap["kind"] == pb["kind"] == "exact"
+    lo, hi = ap["bracket"]
+    assert lo <= hi == ap["epsilon"] and hi - lo < 1e-9
+    pair = kg.family_pair(8, 2, 7)  # the worst pair: background all on a
+    assert kg.exact_delta(pair, F(1, 4), kp._rational_above_exp(lo)) > F(1, 1000)
+    d = kp.summary(30, 2, q="1/4", delta=1e-4)
+    ap, pb = d["approximate"], d["probabilistic"]
+    assert ap["kind"] == pb["kind"] == "lower bound"
+    lo, hi = ap["bracket"]
+    assert ap["epsilon"] == lo <= hi and float(ap["delta at epsilon"]) > 1e-4
+    assert float(ap["delta at the pair's upper end"]) <= 1e-4
+    assert "lower bound" in d["FMT comparison"] or "no FMT bound" in d["FMT comparison"]
+    assert kp.fmt_words("lower bound", True, True).startswith("our lower bound")
+    assert "EXCEEDS" in kp.fmt_words("exact", False, True)
+
+
+@pytest.mark.parametrize("n, eps0, delta", [(3000, 2.0, 1e-6), (20000, 1.0, 1e-4)])
+def test_l1_pruned_search_matches_the_full_pass(monkeypatch, n, eps0, delta):
+    """The pruned search (block bounds, for large n) gives the full pass's approximate
+    epsilon, over every background; its probabilistic value is a lower bound."""
+    full = kp.summary(n, 1, eps0=eps0, delta=delta)
+    monkeypatch.setattr(kp, "EVERY_BACKGROUND_WORK", 0)
+    d = kp.summary(n, 1, eps0=eps0, delta=delta)
+    ap, pb = d["approximate"], d["probabilistic"]
+    assert ap["kind"] == "exact" and "cleared in" in ap["established"]
+    assert ap["epsilon"] == full["approximate"]["epsilon"]
+    assert ap["worst background m"] == full["approximate"]["worst background m"]
+    assert pb["kind"] == "lower bound" and pb["epsilon"] <= full["probabilistic"]["epsilon"]
+    assert pb["bracket"][1] >= pb["epsilon"]
+
+
+def test_l1_block_bound_dominates_its_backgrounds():
+    """block_hockey_bound >= delta_m(eps) at every m of the block (an average <= a max)."""
+    n, q = 2000, kp.q_from(eps0=1.5)
+    fp = kx.float_pass(n, q, [], [0.05, 0.1])
+    for a, h in ((1, 64), (500, 300), (1937, 64), (1990, 11)):
+        for j, eps in enumerate((0.05, 0.1)):
+            bound = kx.block_hockey_bound(n, q, a, h, eps, 1e-6)
+            assert bound >= fp.hockey[j][a - 1 : a - 1 + h].max() * (1 - 1e-9)

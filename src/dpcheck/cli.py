@@ -276,6 +276,8 @@ def _krand(args: argparse.Namespace) -> int:
 
 
 def _krand_text(d: dict) -> str:  # type: ignore[type-arg]
+    from dpcheck.enumeration.krand_profile import kind_words as _kind_words
+
     lines = [
         f"K-randomization: n = {d['n']}, L = {d['L']}, q = {d['q']:.10g}"
         f" (eps0 = ln(p/q) = {d['eps0']:.10g}), delta = {d['delta']:g}",
@@ -286,11 +288,15 @@ def _krand_text(d: dict) -> str:  # type: ignore[type-arg]
     if d["L"] == 1:
         lines += [
             f"approximate (eps, delta): epsilon = {ap['epsilon']:.10g} at delta = {d['delta']:g}"
-            f"  (mpmath, {ap['mpmath dps']} digits: delta(eps) = {ap['mpmath delta at epsilon']})",
+            f"  [{_kind_words(ap['kind'])}]",
+            f"  how: {ap['established']}",
             f"  worst neighbours: {ap['worst pair']}",
-            f"  {ap['assumption']}",
+            f"  delta at this epsilon: {'>=' if ap['kind'] == 'lower bound' else '<='}"
+            f" {ap['arb delta at epsilon']} (arb); mpmath {ap['mpmath dps']} digits"
+            f" cross-check: {ap['mpmath delta at epsilon']}",
             f"probabilistic (eps, delta) of §3.1: epsilon = {pb['epsilon']:.10g}"
-            f"  (worst background m = {pb['worst background m']})",
+            f"  [{_kind_words(pb['kind'])}]  (worst background m = {pb['worst background m']})",
+            f"  how: {pb['established']}",
         ]
     else:
         lines += _krand_general_text(d)
@@ -304,7 +310,10 @@ def _krand_text(d: dict) -> str:  # type: ignore[type-arg]
     if "README numerical range" in fmt:
         lo, hi = fmt["README numerical range"]
         lines.append(f"Feldman-McMillan-Talwar numerical bound (README): [{lo}, {hi}]")
-    lines.append(f"exact <= FMT upper bounds: {d['exact <= FMT upper bounds']}")
+    lines.append(
+        f"approximate epsilon <= FMT upper bounds: {d['epsilon <= FMT upper bounds']}"
+        f" ({d['FMT comparison']})"
+    )
     if "plot" in d:
         lines.append(f"plot written to {d['plot']}")
     return "\n".join(lines)
@@ -315,15 +324,23 @@ _HIST = "report histograms C(n + 2^L - 1, 2^L - 1)"
 
 def _krand_general_text(d: dict) -> list[str]:  # type: ignore[type-arg]
     """The L >= 2 lines of :func:`_krand_text` (krand_profile_general)."""
+    from dpcheck.enumeration.krand_profile import kind_words as _kind_words
+
     ap, pb, se = d["approximate"], d["probabilistic"], d["search"]
     conf = (
         f"  ({ap['confirmation']}: delta(eps) = {ap['delta at epsilon']})"
         if ap["delta at epsilon"] is not None
         else ""
     )
+    if ap["kind"] == "lower bound" and ap["delta at epsilon"] is not None:
+        conf = (
+            f"  (arb: delta(eps) >= {ap['delta at epsilon']} > delta; the pair's own epsilon"
+            f" is <= {ap['bracket'][1]:.10g})"
+        )
     lines = [
         f"approximate (eps, delta): epsilon = {ap['epsilon']:.10g} at delta = {d['delta']:g}"
-        + conf,
+        f"  [{_kind_words(ap['kind'])}]" + conf,
+        f"  how: {ap['established']}",
         f"  worst neighbours: {ap['worst pair']}",
         f"  worst pair in family H: {'yes' if ap['worst pair in family H'] else 'no'}",
         f"  {ap['assumption']}",
@@ -334,14 +351,17 @@ def _krand_general_text(d: dict) -> list[str]:  # type: ignore[type-arg]
     if "exact epsilon" in pb:
         exact = f"  (exact rationals: log P/Q = {pb['exact epsilon']:.10g})"
     lines += [
-        f"probabilistic (eps, delta) of §3.1: epsilon = {pb['epsilon']:.10g}{exact}",
+        f"probabilistic (eps, delta) of §3.1: epsilon = {pb['epsilon']:.10g}{exact}"
+        f"  [{_kind_words(pb['kind'])}]",
+        f"  how: {pb['established']}",
         f"  worst neighbours: {pb['worst pair']}",
     ]
     if "note" in pb:
         lines.append(f"  {pb['note']}")
     one = d["L = 1 epsilon at the same n, q"]
     lines += [
-        f"L = 1 approximate epsilon at the same n, q: {one:.10g}  ({d['L = 1 note']})",
+        f"L = 1 approximate epsilon at the same n, q: {one:.10g} ({d['L = 1 kind']};"
+        f" {d['L = 1 note']})",
         f"search: {se['mode']}, {se['ordered pairs examined']} ordered pairs, up to"
         f" {se['cells per law']} cells per law, {se['cells examined']} cells in all;"
         f" report histograms C(n + 2^L - 1, 2^L - 1) = {se[_HIST]},"

@@ -58,6 +58,17 @@ The final approximate epsilon is confirmed at the worst pair: in exact rationals
 the exhaustive search (delta at a rational r <= e^eps), in FLINT arb ball arithmetic
 at 40 digits for the family (a certified upper bound on delta(eps) on the class
 histograms of the pair).
+
+What the printed values are (the "kind" of :func:`dpcheck.enumeration.krand_profile.summary`):
+
+* exhaustive search: "exact": every background orbit and every b, both orders (the two
+  symmetries above lose nothing, and tests/test_krand.py checks the orbit search against
+  every ordered neighbour pair by brute force); the worst pair is chosen in floats and
+  bracketed at that pair in exact rationals;
+* family search: "lower bound": the epsilon is attained by an explicit pair (the summary
+  prints the lower end certified in arb, delta > delta there), while H holding the worst
+  case is an assumption; the family's probabilistic epsilon is a lower bound too
+  (:data:`PROBABILISTIC_CAVEAT`).
 """
 
 from __future__ import annotations
@@ -645,8 +656,9 @@ class GeneralProfile:
             )
         scan = "every r" if self.all_members else f"r on {GRID_POINTS}-point grids with refinement"
         return (
-            f"ASSUMPTION (n > {EXHAUSTIVE_N.get(self.L, 0)} at L = {self.L}): worst neighbours"
-            " searched only in the family H: changed user a -> ā (every bit flipped),"
+            f"ASSUMPTION (n > {EXHAUSTIVE_N.get(self.L, 0)} at L = {self.L}; hence a lower"
+            " bound): worst neighbours searched only in the family H: changed user a -> ā"
+            " (every bit flipped),"
             " background of n-1-r users on a and r on one vector e, |e| = w = 1..L"
             f" (both orders; {scan} for each w; {self.laws} pairs of laws on class"
             " histograms)"
@@ -708,7 +720,8 @@ def family_profile(
 
     Every member while n * cells <= FAMILY_ALL_CELLS (or if ``every``), else for each w a
     grid over r with integer ternary refinement around the best grid point, per delta
-    and kind (as krand_profile does over m for L = 1).
+    and kind (like the L = 1 grid krand_profile falls back to above its work limit; a
+    search for explicit pairs, so its values are lower bounds).
     """
     prof = _new(n, L, q, deltas, "family")
     cache: dict[Pair, tuple[list[float], list[float]]] = {}

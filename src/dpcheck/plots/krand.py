@@ -3,8 +3,9 @@
 :func:`plot_log_ratio_heatmap` — log pi_n(s; m) = log P_{n,m}(s)/P_{n,m+1}(s) over
 (m, s) for L = 1 (§4.2, §4.5), from the exact laws.
 :func:`plot_epsilon_curves` — approximate epsilon(delta) for several n, L = 1 (worst
-background, :func:`dpcheck.enumeration.krand_profile.epsilon_at_delta`), beside the
-pure epsilon log(p/q) of one bit.
+background, :func:`dpcheck.enumeration.krand_profile.curve`: every background in floats
+within its work limit, else a grid search marked as a lower bound), beside the pure
+epsilon log(p/q) of one bit.
 :func:`plot_general_curves` — L >= 2: approximate and probabilistic epsilon(delta) for
 n/4, n/2 and n (:mod:`dpcheck.enumeration.krand_profile_general`), beside L log(p/q).
 :func:`write_readme_figures` — the two figures of docs/figures.
@@ -100,7 +101,7 @@ def plot_epsilon_curves(
     eps0 = math.log((1 - q) / q)
     fig, ax = plt.subplots(figsize=(7, 5))
     for n in ns:
-        ax.plot(ds, krand_profile.curve(int(n), q, ds), marker=".", label=f"n = {n}")
+        ax.plot(ds, krand_profile.curve(int(n), q, ds), marker=".", label=_curve_label(n, q, ds))
     ax.axhline(eps0, color="grey", ls="--", label=f"pure = local RR: log(p/q) = {eps0:.3g}")
     ax.set_xscale("log")
     ax.set_ylim(bottom=0)
@@ -108,7 +109,7 @@ def plot_epsilon_curves(
     ax.set_ylabel("epsilon(delta)  (nats)")
     ax.set_title(
         f"K-randomization, L = 1, q = {q:.4g} (eps0 = {eps0:.3g}):\n"
-        "exact worst-case approximate epsilon(delta) (hockey-stick divergence)"
+        "worst-case approximate epsilon(delta) over every background (hockey-stick divergence)"
     )
     ax.grid(True, which="major", alpha=0.3)
     ax.legend(fontsize=8)
@@ -116,6 +117,12 @@ def plot_epsilon_curves(
     fig.savefig(out, dpi=130)
     plt.close(fig)
     return out
+
+
+def _curve_label(n: int, q: float, ds: Sequence[float]) -> str:
+    """Legend entry of an L = 1 curve: a lower bound where the grid search ran."""
+    every = krand_profile.curve_is_every_background(int(n), q, ds)
+    return f"n = {n}" + ("" if every else " (grid over backgrounds: lower bound)")
 
 
 def general_curve(n: int, L: int, q: object, deltas: Sequence[float]) -> dict:  # type: ignore[type-arg]
@@ -200,7 +207,8 @@ def plot_readme_curves(
     ds = np.asarray(CURVE_DELTAS)
     fig, ax = plt.subplots(figsize=(7.5, 5.2))
     for n in ns:
-        ax.plot(ds, krand_profile.curve(int(n), q, ds), marker=".", label=f"L = 1, n = {n}")
+        label = "L = 1, " + _curve_label(n, q, ds)
+        ax.plot(ds, krand_profile.curve(int(n), q, ds), marker=".", label=label)
     if L2_n:
         cur = general_curve(L2_n, 2, q, ds)
         ax.plot(
