@@ -32,6 +32,16 @@ def _check_verdict(verdict, expected: str) -> None:
     assert verdict.evidence.get("finding")
     if verdict.status.value in ("proved", "verified"):
         assert verdict.domain, "a proved or verified verdict states its domain"
+    from dpcheck.claims.rules import proved_problem
+
+    assert verdict.basis, "every verdict states its basis"
+    if verdict.status.value == "proved":
+        assert proved_problem(verdict) is None
+    if verdict.status.value in ("verified", "refuted") and not verdict.empirical:
+        assert any(
+            s.checked and s.kind.value != "sampling" and s.kind.value != "argument"
+            for s in verdict.basis
+        )
     text = json.dumps(verdict.evidence, default=str)
     if verdict.status.value == "refuted":
         assert any(k in text for k in ("witness", "counterexample", "fails at t")), text[:300]

@@ -46,12 +46,30 @@ def test_verify_json_contract(tmp_path):
             "source",
             "statement",
             "status",
+            "empirical",
             "method",
+            "basis",
             "evidence",
             "reproduce",
             "seconds",
         }
-    assert data["summary"] == {"proved": 1, "verified": 0, "refuted": 1, "inconclusive": 0}
+        assert c["basis"] and c["empirical"] is False
+        for st in c["basis"]:
+            assert set(st) == {"kind", "checked", "domain", "detail"}
+            assert isinstance(st["checked"], bool) and st["domain"] and st["detail"]
+    proved = next(c for c in data["claims"] if c["id"] == "liu2019.eq6.mu1")
+    assert proved["status"] == "proved"
+    assert any(st["kind"] == "symbolic" and st["checked"] for st in proved["basis"])
+    refuted = next(c for c in data["claims"] if c["id"] == "liu2019.eq5.bit_law")
+    assert [st["kind"] for st in refuted["basis"]] == ["enclosure"]
+    assert refuted["basis"][0]["domain"].startswith("the point ")
+    assert data["summary"] == {
+        "proved": 1,
+        "verified": 0,
+        "refuted": 1,
+        "inconclusive": 0,
+        "empirical": {"proved": 0, "verified": 0, "refuted": 0, "inconclusive": 0},
+    }
 
 
 @pytest.mark.parametrize("fmt", ["table", "md", "tex"])

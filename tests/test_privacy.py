@@ -168,8 +168,19 @@ def test_calibrated_scale_exceeds_naive_only_for_truncated():
 
 def test_cli_privacy_json(capsys):
     code = main(
-        ["privacy", "truncated", "--epsilon", "1", "--sensitivity", "1",
-         "--lower", "0", "--upper", "2", "--json"]
+        [
+            "privacy",
+            "truncated",
+            "--epsilon",
+            "1",
+            "--sensitivity",
+            "1",
+            "--lower",
+            "0",
+            "--upper",
+            "2",
+            "--json",
+        ]
     )
     assert code == 0
     data = json.loads(capsys.readouterr().out)
@@ -183,8 +194,22 @@ def test_cli_privacy_json(capsys):
 def test_cli_privacy_given_scale_and_plot(tmp_path, capsys):
     out = tmp_path / "loss.png"
     code = main(
-        ["privacy", "truncated", "--epsilon", "1/2", "--sensitivity", "1", "--lower", "0",
-         "--upper", "4", "--scale", "3", "--plot", str(out)]
+        [
+            "privacy",
+            "truncated",
+            "--epsilon",
+            "1/2",
+            "--sensitivity",
+            "1",
+            "--lower",
+            "0",
+            "--upper",
+            "4",
+            "--scale",
+            "3",
+            "--plot",
+            str(out),
+        ]
     )
     assert code == 0
     text = capsys.readouterr().out
@@ -222,6 +247,87 @@ def test_cli_privacy_bad_input_exits_2(change, capsys):
 
 
 def test_cli_privacy_unknown_mechanism_exits_2(capsys):
-    assert main(["privacy", "gaussian", "--epsilon", "1", "--sensitivity", "1",
-                 "--lower", "0", "--upper", "1"]) == 2
+    assert (
+        main(
+            [
+                "privacy",
+                "gaussian",
+                "--epsilon",
+                "1",
+                "--sensitivity",
+                "1",
+                "--lower",
+                "0",
+                "--upper",
+                "1",
+            ]
+        )
+        == 2
+    )
     assert "invalid choice" in capsys.readouterr().err
+
+
+# --------------------------------------------------------------------------- safe-side numbers
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.fractions(min_value=Fraction(1, 10**12), max_value=Fraction(10**12)),
+    st.integers(min_value=1, max_value=40),
+)
+def test_round_up_is_the_next_decimal_at_or_above(value, digits):
+    from dpcheck.numeric.privacy import round_up
+
+    up = round_up(value, digits)
+    assert up >= value
+    # `digits` significant digits: scaled by a power of ten it is an integer below 10^digits
+    e = 0
+    while up * Fraction(10) ** e >= 10**digits:
+        e -= 1
+    while up * Fraction(10) ** (e + 1) < 10**digits:
+        e += 1
+    scaled = up * Fraction(10) ** e
+    assert scaled.denominator == 1 and 10 ** (digits - 1) <= scaled < 10**digits
+    # and it is the smallest such: one unit less is below the value
+    assert up - Fraction(1) / Fraction(10) ** e < value
+
+
+@pytest.mark.parametrize(
+    "mechanism, eps, delta, lo, hi",
+    [
+        ("truncated", "1", "1", "0", "2"),
+        ("truncated", "0.37", "3", "-1", "20"),
+        ("truncated", "5", "1", "0", "1000"),
+        ("bit", "1", "1", "0", "2"),
+    ],
+)
+def test_printed_calibrated_scale_is_safe_and_tight(mechanism, eps, delta, lo, hi):
+    """The printed calibrated scale gives loss <= eps (arb), and a scale 1e-25 smaller
+    (relative) does not: it is an upper bound on the smallest safe scale, and a tight one."""
+    from dpcheck.numeric import privacy as pr
+
+    setting = pr.Setting.parse(eps, delta, lo, hi)
+    data = pr.summary(mechanism, setting)
+    printed = Fraction(data["calibrated scale"])
+    assert pr.certify_loss(mechanism, setting, printed) is True
+    below = printed * (1 - Fraction(1, 10**25))
+    assert pr.certify_loss(mechanism, setting, below) is False
+    assert data["loss <= epsilon at calibrated scale (arb)"] is True
+
+
+def test_printed_loss_is_never_below_the_exact_loss():
+    from dpcheck.numeric import privacy as pr
+
+    setting = pr.Setting.parse("1", "1", "0", "2")
+    data = pr.summary("truncated", setting)
+    with mpmath.workdps(60):
+        exact = pr.privacy_loss("truncated", Fraction(1), Fraction(0), Fraction(2), Fraction(1), 60)
+        printed = mpmath.mpf(data["loss"])
+        assert printed >= exact and printed - exact < mpmath.mpf(10) ** -28
+    # BIT at lambda = Delta/eps: loss = eps exactly, decided by exact equality, not a tolerance
+    bit = pr.summary("bit", setting)
+    assert bit["epsilon-DP at this scale"] is True and bit["loss"] == "1.0"
+    # just below the safe scale BIT is not eps-DP, however close
+    assert pr.certify_loss("bit", setting, Fraction(1) - Fraction(1, 10**40)) is False

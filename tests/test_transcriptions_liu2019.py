@@ -255,6 +255,7 @@ def _e(v: SimpleNamespace, top: mpmath.mpf) -> mpmath.mpf:
 
 EXPECTED: dict[str, Fn | list[Fn] | dict[str, Fn]] = {
     "INTRO_VARIANCE_BOUNDS": lambda v: (0, v.n * v.R**2 / (4 * (v.n - 1))),
+    "SEC22_SD_SQRT": lambda v: mpmath.sqrt((v.R**2) * v.n**-1),
     "EQ2_SCALE": lambda v: v.delta1 / v.epsilon,
     "EQ2_SCALE_JOURNAL": lambda v: v.delta_j / v.epsilon,
     # 000: Γ(p^{-1}), exponent printed without a minus sign

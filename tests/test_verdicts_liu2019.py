@@ -99,3 +99,46 @@ def test_eq5_total_mass(liu2019_results):
     ev = liu2019_results["liu2019.eq5.bit_law"].verdict.evidence
     assert ev["components vs the law of clamp(Lap(s, lambda))"]["mass at c1"]["status"] == "refuted"
     assert ev["components vs the law of clamp(Lap(s, lambda))"]["mass at c0"]["status"] == "proved"
+
+
+def _appendix_b():  # type: ignore[no-untyped-def]
+    """The App. B proof module (its derived reference for B - 2sA)."""
+    from conftest import ROOT
+
+    from dpcheck.claims import registry
+
+    registry.collect(ROOT / "proofs")
+    import sys
+
+    return sys.modules["dpcheck_proofs.liu2019.70_appendix_b"]
+
+
+def test_b_minus_2sa_reference_lets_a_correct_chain_be_proved():
+    """App. B defines E(s*) = s + A/(1-p1-p2) and E(s*^2) = B/(1-p1-p2), so
+    B - 2sA = (E s*^2 - 2s E s* + 2s^2)(1 - p1 - p2).  A correct chain must come out
+    proved against the reference, and the old reference (without + 2s^2(1 - p1 - p2))
+    must not prove it."""
+    import sympy as sp
+
+    from dpcheck.claims import checks as ck
+    from dpcheck.claims.model import Status
+    from dpcheck.papers import liu2019 as P
+    from dpcheck.symbolic import laplace_family as lf
+    from dpcheck.symbolic.symbols import p1, p2, s
+
+    ref = _appendix_b().derived_b_minus_2sa()
+    printed = P.APPB_B.expr - 2 * s * P.APPB_A.expr
+    q = 1 - p1 - p2
+    correct = [
+        ("B - 2sA from the printed A and B", printed),
+        ("expanded", sp.expand(printed)),
+        ("through the moments", (lf.quantity("truncated", "mse") + s**2) * q),
+    ]
+    v = ck.chain(correct, ref, reference_name="derived B - 2sA")
+    assert v.status is Status.PROVED, v.evidence
+    old = (lf.quantity("truncated", "second_moment") - 2 * s * lf.quantity("truncated", "mean")) * q
+    assert ck.chain(correct, old).status is not Status.PROVED
+    # and a chain with a wrong last line is refuted at that line
+    wrong = [*correct, ("dropped 2s^2", (lf.quantity("truncated", "mse") - s**2) * q)]
+    bad = ck.chain(wrong, ref)
+    assert bad.status is Status.REFUTED and bad.evidence["first_broken_line"] == "dropped 2s^2"

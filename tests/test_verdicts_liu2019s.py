@@ -35,6 +35,7 @@ EXPECTED = {
     "liu2019s.s4.pooled_variance_def2": "refuted",
     "liu2019s.s5.pooled_covariance_def1": "verified",
     "liu2019s.s5.pooled_covariance_def2": "refuted",
+    "liu2019s.s5.pooled_covariance_def2_cases": "verified",
     "liu2019s.shiffler_harsha": "refuted",
 }
 

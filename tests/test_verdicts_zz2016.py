@@ -1,7 +1,8 @@
 """Zhilyaev and Zeber (2016): the verdict of every zz2016 claim, and what the evidence says.
 
 The identity checks can fail (tests/test_symbolic_krand.py), as can the exhaustive scans
-(tests/test_krand_exhaustive.py); here the verdicts themselves are pinned.
+(tests/test_krand_exhaustive.py) and the machine-checked proofs of the claims
+(tests/test_zz2016_mutations.py); here the verdicts themselves, and their bases, are pinned.
 """
 
 from __future__ import annotations
@@ -12,6 +13,8 @@ from pathlib import Path
 
 import pytest
 from conftest import run_claims
+
+from dpcheck.claims.model import EXACT, RIGOROUS, Kind
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -112,3 +115,68 @@ def test_location_shift_error_scales_like_root_n(results):
     for per_n in table.values():
         c = [row["D_n_sqrt_n"] for row in per_n.values()]
         assert max(c) / min(c) <= 1.1 and 0.1 < min(c)
+
+
+@pytest.mark.parametrize("claim_id", sorted(EXPECTED))
+def test_basis_allows_the_status_the_check_asked_for(results, claim_id):
+    """Every check states an honest basis: the verdict rules never had to change its status."""
+    v = results[claim_id].verdict
+    assert v.basis, "every verdict carries a basis"
+    assert "verdict rules" not in v.evidence, v.evidence.get("verdict rules")
+    if v.status.value == "proved":
+        assert all(s.checked for s in v.basis), [s.detail for s in v.basis if not s.checked]
+        assert any(s.kind in RIGOROUS and s.whole for s in v.basis)
+        assert not {s.kind for s in v.basis} <= {Kind.ENUMERATION, Kind.SAMPLING, Kind.ARGUMENT}
+    elif v.status.value in ("verified", "refuted"):
+        assert any(s.checked and s.kind in EXACT for s in v.basis)
+    assert not any(s.kind is Kind.ARGUMENT for s in v.basis), "no prose step in zz2016"
+
+
+def _details(results, claim_id: str) -> str:
+    return json.dumps([s.detail for s in results[claim_id].verdict.basis], ensure_ascii=False)
+
+
+@pytest.mark.parametrize(
+    "claim_id, needle",
+    [
+        ("zz2016.prop1.1", "symbolic number K of outcomes"),
+        ("zz2016.lemma6.1", "symbolic number of terms m"),
+        ("zz2016.lemma6.2", "induction on m"),
+        ("zz2016.lemma6.2", "pair term >= 0 under (6.2), (6.3)"),
+        ("zz2016.cor6.1", "slack u >= 0"),
+        ("zz2016.lemma6.3", "slacks u_1, u_2 >= 0"),
+        ("zz2016.sec4.2.rho_monotone_s", "(4.1) for all n, m, t"),
+        ("zz2016.sec4.2.rho_monotone_s", "LC step identity"),
+        ("zz2016.sec4.6.quantile_step", "F_{n,m}(τ) <= F_{n,m-1}(τ): identity"),
+        ("zz2016.sec4.6.quantile_iff", "the printed condition"),
+        ("zz2016.sec4.sum_of_binomials", "SymPy Product with symbolic m, n"),
+        ("zz2016.sec4.sum_of_binomials", "printed law = derived law"),
+        ("zz2016.sec4.ratio_cases", "case x_1 = 0"),
+        ("zz2016.sec2.bit_pmf", "step L -> L + 1"),
+        ("zz2016.sec3.max_ratio", "attained"),
+    ],
+)
+def test_general_step_is_machine_checked(results, claim_id, needle):
+    """The general step of each former overclaim is a checked symbolic or sign step over the
+    whole stated domain."""
+    v = results[claim_id].verdict
+    hits = [s for s in v.basis if needle in s.detail]
+    assert hits, _details(results, claim_id)
+    assert all(s.checked and s.kind in RIGOROUS and s.whole for s in hits)
+
+
+def test_rho_monotone_s_covers_m_equal_n(results):
+    v = results["zz2016.sec4.2.rho_monotone_s"].verdict
+    assert "0 <= m <= n," in v.domain
+    assert "m = n is included" in v.evidence["finding"]
+
+
+def test_enumerations_are_recorded_as_partial(results):
+    """A finite check is an enumeration step on its own domain, never the whole one."""
+    for claim_id in ("zz2016.sec2.bit_pmf", "zz2016.sec4.ratio_cases", "zz2016.lemma6.1"):
+        finite = [
+            s
+            for s in results[claim_id].verdict.basis
+            if s.kind in (Kind.ENUMERATION, Kind.SAMPLING)
+        ]
+        assert finite and not any(s.whole for s in finite)

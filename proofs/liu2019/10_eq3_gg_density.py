@@ -89,4 +89,10 @@ def gg_density():
     statement=r"\frac{p}{2b\Gamma(p/2)}e^{-(|x-\mu|/b)^p}\text{ is a density}",
 )
 def gg_density_journal():
-    return _verdict(P.EQ3_GG_DENSITY_JOURNAL)
+    v = _verdict(P.EQ3_GG_DENSITY_JOURNAL)
+    # 002's Γ(p/2) where 000 has Γ(1/p): is that the only difference from a density?
+    read = P.EQ3_GG_DENSITY_JOURNAL.expr.xreplace({sp.gamma(p / 2): sp.gamma(1 / p)})
+    v.evidence["with 000's Gamma(1/p) in place of Gamma(p/2)"] = {
+        "integrates to 1": bool(sp.simplify(total_mass(read) - 1) == 0),
+    }
+    return v

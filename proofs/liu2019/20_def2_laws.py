@@ -8,11 +8,12 @@ from itertools import product
 import sympy as sp
 
 from dpcheck.claims import checks as ck
-from dpcheck.claims.model import Status, Verdict
+from dpcheck.claims.model import Kind, Status, Verdict, merged_basis, step
 from dpcheck.claims.registry import claim
 from dpcheck.papers import liu2019 as P
 from dpcheck.symbolic import laplace_family as lf
 from dpcheck.symbolic import laws
+from dpcheck.symbolic.rational import is_identically_zero
 from dpcheck.symbolic.symbols import c0, c1, lam, s, x
 
 INTERVAL = ("the printed law on [c0, c1]", "derived")
@@ -27,8 +28,27 @@ INTERVAL = ("the printed law on [c0, c1]", "derived")
 def eq4_normalizer() -> Verdict:
     mass = laws.integrate_piece(sp.Integer(1), laws.Piece(c0, c1, P.EQ4_TRUNCATED_DENSITY.expr))
     v = ck.identity(mass, sp.Integer(1), lhs_name="integral of eq (4) over [c0, c1]", rhs_name="1")
+    # the printed denominator, transcribed on its own: it must be 2λ P(c0 <= X <= c1)
+    den = ck.identity(
+        P.EQ4_NORMALISER.expr,
+        2 * lam * lf.normaliser(),
+        lhs_name="printed denominator",
+        rhs_name="2 lambda P(c0 <= X <= c1)",
+    )
     v.evidence["derived normaliser P(c0<=X<=c1)"] = str(lf.normaliser())
     v.evidence["printed denominator"] = str(P.EQ4_NORMALISER.expr)
+    v.evidence["printed denominator = 2 lambda P(c0 <= X <= c1)"] = {
+        "status": den.status.value,
+        "finding": den.evidence.get("finding"),
+    }
+    if den.status is Status.REFUTED and v.status is not Status.REFUTED:
+        v.evidence["finding"] = "the printed denominator is not 2λ P(c0 <= X <= c1)"
+        return Verdict(Status.REFUTED, den.method, v.evidence, basis=den.basis)
+    if v.status is Status.PROVED and den.status is not Status.PROVED:
+        v.evidence["finding"] = "the printed denominator was not shown to be 2λ P(c0 <= X <= c1)"
+        return Verdict(Status.INCONCLUSIVE, v.method, v.evidence, basis=[*v.basis, *den.basis])
+    if v.status is Status.PROVED:
+        v.basis.extend(den.basis)
     return v
 
 
@@ -65,10 +85,18 @@ def eq5_bit_law() -> Verdict:
         for k, p in parts.items()
     }
     v.evidence["total mass"] = str(sp.simplify(total))
+    # what the printed mass at c1 is: the complement of the tail mass P(X >= c1)?
+    upper = P.EQ5_BIT_MASS_UPPER.expr
+    tail = lf.law("bit").atoms[1].mass
+    complement = is_identically_zero(upper - (1 - tail))
+    v.evidence["printed mass at c1 = 1 - P(X >= c1)"] = complement
     if v.status is Status.REFUTED:
         v.evidence["finding"] = (
             "total mass is 2 - exp(-(c1-s)/lambda) > 1: the printed mass at c1, "
             "1 - exp(-(c1-s)/lambda)/2, should be exp(-(c1-s)/lambda)/2 = P(X >= c1)"
+            if complement
+            else f"total mass is {sp.simplify(total)}, not 1: the printed mass at c1, {upper}, "
+            f"differs from P(X >= c1) = {tail}"
         )
         v.reproduce = "dpcheck verify liu2019.eq5.bit_law --format json"
     return v
@@ -112,6 +140,15 @@ def _with_sampling(v: Verdict, procedure: str) -> Verdict:
 
     evidence = corroborate(procedure)
     v.evidence["sampling corroboration"] = evidence
+    v.basis.append(
+        step(
+            Kind.SAMPLING,
+            f"draws of the {procedure} procedure tested against the derived law "
+            "(corroboration only)",
+            checked=bool(evidence["consistent"]),
+            domain="the sampled settings",
+        )
+    )
     if not evidence["consistent"]:
         return Verdict(
             Status.INCONCLUSIVE,
@@ -136,6 +173,7 @@ def clamp_law() -> Verdict:
     parts = _compare_with_clamp()
     bad = [k for k, p in parts.items() if p.status is Status.REFUTED]
     evidence = {k: p.evidence for k, p in parts.items()}
+    basis = merged_basis({k: p for k, p in parts.items() if not bad or k in bad})
     if bad:
         evidence["finding"] = (
             f"differs in the {', '.join(bad)}: clamping puts P(X >= c1) = "
@@ -147,6 +185,7 @@ def clamp_law() -> Verdict:
                 "each component compared with the derived law of the clamp; "
                 "difference confirmed in ball arithmetic",
                 evidence,
+                basis=basis,
             ),
             "clamp",
         )
@@ -154,11 +193,15 @@ def clamp_law() -> Verdict:
         evidence["finding"] = "every component equals the law of the clamp"
         return _with_sampling(
             Verdict(
-                Status.PROVED, "exact comparison of each component", evidence, domain=ck.DOMAIN
+                Status.PROVED,
+                "exact comparison of each component",
+                evidence,
+                domain=ck.DOMAIN,
+                basis=basis,
             ),
             "clamp",
         )
-    return Verdict(Status.INCONCLUSIVE, "some component undecided", evidence)
+    return Verdict(Status.INCONCLUSIVE, "some component undecided", evidence, basis=basis)
 
 
 def _density_limit(density: sp.Expr) -> sp.Expr:
@@ -193,6 +236,14 @@ def limit_uniform() -> Verdict:
         "converge in total variation)",
         ev,
         domain="c0 < c1, c0 <= s <= c1, every x in [c0, c1]",
+        basis=[
+            step(
+                Kind.LIMIT,
+                "SymPy limit λ → ∞ of the derived truncated density at x = s - a and x = s + a "
+                "(symbolic a > 0, both sides of the kink) equals 1/(c1 - c0)",
+                checked=ok,
+            )
+        ],
     )
 
 
@@ -232,6 +283,13 @@ def limit_two_point() -> Verdict:
         "SymPy limits λ → ∞ of the derived masses",
         ev,
         domain="c0 < c1, c0 <= s <= c1",
+        basis=[
+            step(
+                Kind.LIMIT,
+                "SymPy limits λ → ∞ of the derived BIT masses at c0, at c1 and inside: "
+                + ", ".join(f"{k} -> {v}" for k, v in lims.items()),
+            )
+        ],
     )
 
 
@@ -292,10 +350,26 @@ def sum_bounds() -> Verdict:
         if ok
         else "mismatch",
     }
+    sym_ok = all(steps.values()) and all(symbolic.values())
+    grid_domain = "integer c, bounds in -2..2, s1 on the half-integers of [-6, 6]"
     return Verdict(
         Status.PROVED if ok else Status.REFUTED,
         "linear inequalities rewritten as checked identities; the intersection of two "
         "intervals is [max of lowers, min of uppers]; exhaustive half-integer grid as a second route",
         ev,
         domain="all real c, c01 <= c11, c02 <= c12",
+        basis=[
+            step(
+                Kind.SYMBOLIC,
+                "each constraint on s2 = c - s1 rewritten as one on s1 (identities reduced to "
+                "0); the printed bounds equal max/min of the rewritten constraints (SymPy)",
+                checked=sym_ok,
+            ),
+            step(
+                Kind.ENUMERATION,
+                f"feasible sets enumerated exactly at {checked} grid cases"
+                + (f"; {len(mismatches)} mismatch(es)" if mismatches else ", all equal"),
+                domain=grid_domain if not mismatches else ck.point_str(mismatches[0]).__str__(),
+            ),
+        ],
     )

@@ -13,7 +13,7 @@ from fractions import Fraction
 import sympy as sp
 
 from dpcheck.claims import checks as ck
-from dpcheck.claims.model import Status, Verdict
+from dpcheck.claims.model import Kind, Status, Step, Verdict, merged_basis, step
 from dpcheck.claims.registry import claim
 from dpcheck.numeric import rigorous
 from dpcheck.papers import liu2019 as P
@@ -116,11 +116,20 @@ def local_bounds() -> Verdict:
     ev["note"] = (
         "needs c0 < s < c1 (m > 0); the bounds depend on s, so they cost privacy (as the paper says)"
     )
+    # a failed reduction is not a counterexample: without a witness it stays open
     return Verdict(
-        Status.PROVED if ok else Status.REFUTED,
+        Status.PROVED if ok else Status.INCONCLUSIVE,
         "exact substitution into the derived biases",
         ev,
         domain="c0 < s < c1, lambda > 0",
+        basis=[
+            step(
+                Kind.SYMBOLIC,
+                "both derived biases with c0 = s - m, c1 = s + m (symbolic m > 0) reduced "
+                "exactly to 0",
+                checked=ok,
+            )
+        ],
     )
 
 
@@ -135,23 +144,61 @@ def budget_split() -> Verdict:
     lhs = P.EQ8_SCALE_LHS.expr
     rhs_printed = P.EQ8_SCALE_RHS.expr
     read = {P.delta: delta1, P.delta_j: P.delta_1j}
+    positive = "all positive delta_1j, delta_1, epsilon"
     v = ck.identity(
         rhs_printed.subs(read),
         delta1 / epsilon,
         lhs_name="delta_1j/(w_j eps)",
         rhs_name="delta_1/eps",
         normalise=False,
-        domain="all positive delta_1j, delta_1, epsilon",
+        domain=positive,
     )
+    # the other printed pieces of the statement, with the same reading of the notation
+    parts = {
+        "w_j = delta_1j/delta_1": ck.identity(
+            P.EQ8_WEIGHT.expr.subs(read),
+            P.delta_1j / delta1,
+            lhs_name="printed w_j",
+            rhs_name="delta_1j/delta_1",
+            normalise=False,
+            domain=positive,
+        ),
+        "Remark 2's lambda_j = delta_1/eps": ck.identity(
+            P.EQ8_SCALE.expr.subs(read),
+            delta1 / epsilon,
+            lhs_name="printed lambda_j",
+            rhs_name="delta_1/eps",
+            normalise=False,
+            domain=positive,
+        ),
+    }
     v.evidence["eq (8) left scale = delta_1/eps"] = sp.simplify(lhs - delta1 / epsilon) == 0
+    v.evidence["eq (2) scale, 002 (delta_j read as delta_1) = 000's delta_1/eps"] = (
+        sp.simplify(P.EQ2_SCALE_JOURNAL.expr.subs(P.delta_j, delta1) - P.EQ2_SCALE.expr) == 0
+    )
+    v.evidence["parts"] = {
+        k: {"status": p.status.value, "finding": p.evidence.get("finding")}
+        for k, p in parts.items()
+    }
     v.evidence["notation"] = (
         "the paper's w_j = delta_1j/delta uses an undefined delta, and Remark 2 "
         "writes delta_j for delta_1j; read as delta = delta_1, delta_j = delta_1j"
     )
-    v.evidence["finding"] = (
-        "every coordinate gets the same scale delta_1/eps: the split is exact "
-        "(with the notation read as delta = delta_1)"
-    )
+    refuted = {k: p for k, p in parts.items() if p.status is Status.REFUTED}
+    if refuted and v.status is not Status.REFUTED:
+        v.evidence["finding"] = "wrong (with the notation read as delta = delta_1): " + ", ".join(
+            refuted
+        )
+        return Verdict(Status.REFUTED, v.method, v.evidence, basis=merged_basis(refuted))
+    if v.status is Status.PROVED and any(p.status is not Status.PROVED for p in parts.values()):
+        v.evidence["finding"] = "some printed piece of eq (8) was not shown"
+        return Verdict(Status.INCONCLUSIVE, v.method, v.evidence, basis=v.basis)
+    if v.status is Status.PROVED:
+        v.basis.extend(merged_basis(parts))
+        v.evidence["finding"] = (
+            "every coordinate gets the same scale delta_1/eps: the split is exact "
+            "(with the notation read as delta = delta_1)"
+        )
     return v
 
 
@@ -170,11 +217,16 @@ def _one_sided(side: str, eq_mu1: P.Equation, eq_mu2: P.Equation) -> Verdict:
         else ("a printed one-sided mean differs from the limit")
     )
     status = Status.PROVED if ok else (Status.REFUTED if bad else Status.INCONCLUSIVE)
+    basis = [
+        step(Kind.LIMIT, f"SymPy limit {limit} of the derived means (laplace_family.one_sided)"),
+        *merged_basis({"mu1": v1, "mu2": v2}),
+    ]
     return Verdict(
         status,
         f"SymPy limit {limit} of the derived normalised bias, then exact comparison",
         ev,
         domain="c0 <= s (lower) or s <= c1 (upper), lambda > 0",
+        basis=basis,
     )
 
 
@@ -238,6 +290,7 @@ def _range_claim(side: str, pairs: list[tuple[P.Equation, str]]) -> Verdict:
     """Check printed strict ranges 'lower < expr < upper' for s strictly inside (t > 0)."""
     ev = {}
     refuted = False
+    basis: list[Step] = []
     for eq, tag in pairs:
         lo, hi = eq.extra["lower"], eq.extra["upper"]
         e_t = _in_t(eq.expr, side)
@@ -248,21 +301,31 @@ def _range_claim(side: str, pairs: list[tuple[P.Equation, str]]) -> Verdict:
             diff = e_t - bound if kind == "lower" else bound - e_t
             proof = signs.prove_positive(diff, t)
             if proof:
-                entry[f"{kind} bound"] = {"holds for every t > 0": proof}
+                entry[f"{kind} bound"] = {"holds": True, "holds for every t > 0": proof}
+                basis.append(step(Kind.SIGN, f"{tag}: {kind} bound, sign certificate for t > 0"))
                 continue
             for tv in (Fraction(1), Fraction(2), Fraction(1, 2), Fraction(5)):
                 sg = rigorous.sign(diff, {t: tv})
                 if sg is not None and sg <= 0:
                     val = rigorous.arb_eval(e_t, {t: tv})
                     entry[f"{kind} bound"] = {
+                        "holds": False,
                         "fails at t": str(tv),
                         "value": ck.fmt(val),
                         "bound": str(bound),
                     }
                     refuted = True
+                    basis.append(
+                        step(
+                            Kind.ENCLOSURE,
+                            f"{tag}: {kind} bound fails; arb enclosure of the margin <= 0",
+                            domain=f"t = {tv}",
+                        )
+                    )
                     break
             else:
                 entry[f"{kind} bound"] = "undecided"
+                basis.append(step(Kind.SIGN, f"{tag}: {kind} bound undecided", checked=False))
         ev[tag] = entry
     what = "(s - c0)/λ" if side == "lower" else "(c1 - s)/λ"
     if refuted:
@@ -275,6 +338,7 @@ def _range_claim(side: str, pairs: list[tuple[P.Equation, str]]) -> Verdict:
             "sign certificates in t; failure confirmed in ball arithmetic",
             ev,
             reproduce=f"dpcheck verify liu2019.remark3.range_{side} --format json",
+            basis=[s for s in basis if s.kind is Kind.ENCLOSURE],
         )
     ok = all(isinstance(v, dict) and "undecided" not in str(v) for v in ev.values())
     ev["finding"] = "all printed ranges hold"
@@ -283,6 +347,7 @@ def _range_claim(side: str, pairs: list[tuple[P.Equation, str]]) -> Verdict:
         "sign certificates in t",
         ev,
         domain=f"t = {what} > 0",
+        basis=basis,
     )
 
 
@@ -333,6 +398,10 @@ def _gap_sign(side: str, eq: P.Equation, sign: int) -> Verdict:
         "sign certificate in t (signs.prove_positive)",
         ev,
         domain="s >= c0 (lower) / s <= c1 (upper), lambda > 0",
+        basis=[
+            step(Kind.SIGN, "sign certificate of the gap/λ for t > 0", checked=steps is not None),
+            step(Kind.SYMBOLIC, f"value at t = 0: {at0} (exact)", checked=bool(sign * at0 > 0)),
+        ],
     )
 
 

@@ -6,7 +6,7 @@ import mpmath
 import sympy as sp
 
 from dpcheck.claims import checks as ck
-from dpcheck.claims.model import Status, Verdict
+from dpcheck.claims.model import Kind, Status, Verdict, merged_basis, step
 from dpcheck.claims.registry import claim
 from dpcheck.symbolic import laplace_family as lf
 
@@ -62,6 +62,14 @@ def prop2_rate() -> Verdict:
         "from the proved bound; SymPy limits for the rate and its sharpness",
         ev,
         domain="fixed epsilon > 0, delta_1 = C n^-k, k > 0",
+        basis=[
+            *merged_basis({"Prop 2 bound MSE <= 2λ²": bound}),
+            step(
+                Kind.LIMIT,
+                f"SymPy: lim_n 2λ²/n^(-2k) = {rate} with λ = C n^-k/ε (finite, > 0)",
+                checked=bool(rate.is_finite and rate.is_positive),
+            ),
+        ],
     )
 
 
@@ -83,9 +91,30 @@ def _binomial_model(
     return e1 - theta, e2 - 2 * theta * e1 + theta**2
 
 
+def _moment_steps(n: sp.Symbol, th: sp.Symbol) -> tuple[bool, str]:
+    """E s = θ and Var s = θ(1-θ)/n for s = X/n, X ~ Bin(n, θ), from the probability generating
+    function G(z) = (1 - θ + θz)^n (a product of n Bernoulli PGFs), symbolic n."""
+    z = sp.Symbol("z")
+    pgf = (1 - th + th * z) ** n
+    d1 = sp.diff(pgf, z).subs(z, 1)  # E X
+    d2 = sp.diff(pgf, z, 2).subs(z, 1)  # E X(X - 1)
+    mean_ok = sp.simplify(d1 / n - th) == 0
+    var_ok = sp.simplify((d2 + d1 - d1**2) / n**2 - th * (1 - th) / n) == 0
+    return mean_ok and var_ok, (
+        "E s = θ and Var s = θ(1-θ)/n: derivatives of the PGF (1 - θ + θz)^n at z = 1, symbolic n"
+    )
+
+
 def _prop3(part: str) -> Verdict:
     n, eps, th = sp.symbols("n epsilon theta", positive=True)
     lam_n = 1 / (n * eps)
+    a, b = sp.symbols("a b", real=True)
+    square_ok = sp.expand(2 * a**2 + 2 * b**2 - (a + b) ** 2 - (a - b) ** 2) == 0
+    # (E Y)² <= E Y²: by linearity E(Y - m1)² = m2 - m1² (moments m_k = E Y^k), a mean of a square
+    Y, m1, m2 = sp.symbols("Y m1 m2", real=True)
+    centred = sp.Poly(sp.expand((Y - m1) ** 2), Y)
+    by_linearity = sum(c * (m1, m2)[k - 1] if k else c for (k,), c in centred.terms())
+    jensen_ok = sp.expand(by_linearity - (m2 - m1**2)) == 0
     if part == "a":
         bound = sp.sqrt(2) * lam_n  # |E(s*|θ) - θ| <= E|bias(s)| <= sqrt(MSE) <= √2 λ
         what = "|E(s*|θ) - θ| <= E_s|μ(s) - s| <= √(2) λ (Jensen + Prop 2), E s = θ"
@@ -123,11 +152,38 @@ def _prop3(part: str) -> Verdict:
             else "consistent: E(s* - θ)² <= 4/(nε)² + 2θ(1-θ)/n → 0"
         ),
     }
+    moments_ok, moments = _moment_steps(n, th)
+    basis = [
+        *merged_basis({"Prop 2 bound MSE <= 2λ²": prop2_bound()}),
+        step(Kind.SYMBOLIC, moments, checked=moments_ok),
+        step(Kind.LIMIT, f"SymPy: the bound {bound} → {limit} as n → ∞", checked=limit == 0),
+    ]
+    if part == "a":
+        basis.append(
+            step(
+                Kind.SIGN,
+                "(E Y)² <= E Y² (the variance is >= 0), applied to Y = s* - s given s and to "
+                "Y = μ(s) - s over s: |E(s*|θ) - θ| <= √(max_s MSE(s)) <= √2 λ; "
+                "E(Y - E Y)² = E Y² - (E Y)² reduced exactly by linearity",
+                checked=jensen_ok,
+            )
+        )
+    else:
+        basis.append(
+            step(
+                Kind.SIGN,
+                "(a + b)² <= 2a² + 2b²: the difference is (a - b)², reduced exactly; with "
+                "a = s* - s, b = s - θ and E(s - θ)² = Var s; L² convergence gives convergence "
+                "in probability (Markov)",
+                checked=square_ok,
+            )
+        )
     return Verdict(
-        Status.PROVED if ok else Status.INCONCLUSIVE,
+        Status.PROVED if ok and moments_ok else Status.INCONCLUSIVE,
         "bound from the proved Prop 2 + SymPy limit; exact model values as illustration",
         ev,
         domain="the binomial-proportion model, every θ in [0, 1], every ε > 0",
+        basis=basis,
     )
 
 

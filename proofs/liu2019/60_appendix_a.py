@@ -7,12 +7,12 @@ from fractions import Fraction
 import sympy as sp
 
 from dpcheck.claims import checks as ck
-from dpcheck.claims.model import Status, Verdict
+from dpcheck.claims.model import Kind, Status, Verdict, merged_basis, step
 from dpcheck.claims.registry import claim
 from dpcheck.papers import liu2019 as P
 from dpcheck.symbolic import laplace_family as lf
 from dpcheck.symbolic.rational import to_rational
-from dpcheck.symbolic.symbols import lam, u0, u1, x
+from dpcheck.symbolic.symbols import lam, s, u0, u1, x
 
 F = Fraction
 xp = sp.Symbol("x_p", positive=True)  # |x| on either side of 0
@@ -48,6 +48,36 @@ def bit_mean() -> Verdict:
     lines = _lines(P.APPA_BIT_MEAN_CHAIN, {P.E_trunc: lf.quantity("truncated", "mean")})
     v = ck.chain(lines, lf.quantity("bit", "mean"), reference_name="derived BIT mean")
     v.evidence["E(x | x in [c0, c1])"] = "replaced by the derived truncated mean"
+    # the printed definitions of p0 (lower) and p1 (upper) that the decomposition uses
+    clamp = lf.law("bit")
+    defs = {
+        "p0 = Pr(x < c0)": ck.identity(
+            P.APPA_P0.expr, clamp.atoms[0].mass, lhs_name="printed p0", rhs_name="Pr(x < c0)"
+        ),
+        "p1 = Pr(x > c1)": ck.identity(
+            P.APPA_P1.expr, clamp.atoms[1].mass, lhs_name="printed p1", rhs_name="Pr(x > c1)"
+        ),
+    }
+    v.evidence["printed p0, p1"] = {
+        k: {"status": d.status.value, "finding": d.evidence.get("finding")} for k, d in defs.items()
+    }
+    return _with_parts(v, defs, "a printed tail mass is wrong")
+
+
+def _with_parts(v: Verdict, parts: dict[str, Verdict], wrong: str) -> Verdict:
+    """``v`` with further parts of the same statement: refuted if a part is, proved only if
+    every part is (their steps join the basis)."""
+    refuted = {k: p for k, p in parts.items() if p.status is Status.REFUTED}
+    if refuted and v.status is not Status.REFUTED:
+        v.evidence["finding"] = f"{wrong}: {', '.join(refuted)}"
+        return Verdict(Status.REFUTED, v.method, v.evidence, basis=merged_basis(refuted))
+    if v.status is Status.PROVED:
+        if any(p.status is not Status.PROVED for p in parts.values()):
+            v.evidence["finding"] = "not shown: " + ", ".join(
+                k for k, p in parts.items() if p.status is not Status.PROVED
+            )
+            return Verdict(Status.INCONCLUSIVE, v.method, v.evidence, basis=v.basis)
+        v.basis.extend(merged_basis(parts))
     return v
 
 
@@ -56,6 +86,7 @@ def _derivative_checks(
 ) -> Verdict:
     """Compare printed derivatives with d/dx of the printed functions, on each side of 0."""
     results = {}
+    parts: dict[str, Verdict] = {}
     points = [{xp: F(1), lam: F(2)}, {xp: F(1), lam: F(1)}, {xp: F(2), lam: F(1, 2)}]
     worst = Status.PROVED
     for name, (f, printed) in pairs.items():
@@ -73,6 +104,10 @@ def _derivative_checks(
             )
             key = f"{name}, x {'> 0' if side > 0 else '< 0'}"
             results[key] = {"status": v.status.value, **v.evidence}
+            results[key]["same sign as d/dx of the printed function"] = _same_sign(
+                printed.subs(at), derived
+            )
+            parts[key] = v
             if v.status is Status.REFUTED:
                 worst = Status.REFUTED
             elif v.status is Status.INCONCLUSIVE and worst is Status.PROVED:
@@ -84,9 +119,29 @@ def _derivative_checks(
         else "all printed derivatives are right"
     )
     method = "SymPy differentiation on each side of 0 compared exactly; differences confirmed in ball arithmetic"
+    refuted = {k: v for k, v in parts.items() if v.status is Status.REFUTED}
     return Verdict(
-        worst, method, results, domain="lambda > 0, x != 0" if worst is Status.PROVED else ""
+        worst,
+        method,
+        results,
+        domain="lambda > 0, x != 0" if worst is Status.PROVED else "",
+        basis=merged_basis(refuted or parts),
     )
+
+
+def _same_sign(a: sp.Expr, b: sp.Expr) -> bool | str:
+    """a and b have the same strict sign (x_p = |x| > 0, λ > 0), by SymPy's assumptions on
+    their ratio (or, failing that, their product)."""
+    for combined in (sp.simplify(a / b) if b != 0 else sp.nan, sp.simplify(a * b)):
+        if combined.is_positive:
+            return True
+        if combined.is_nonpositive:
+            return False
+    return "undecided"
+
+
+def _equal(a: sp.Expr, b: sp.Expr) -> bool:
+    return sp.simplify(a - b) == 0
 
 
 @claim(
@@ -114,7 +169,44 @@ def parta_derivatives() -> Verdict:
         "decreasing for x > 0) still hold; the printed first derivative has the "
         "wrong sign for x < 0 and the second lacks the factor 1/lambda"
     )
-    return v
+    f1, f1p, f2, f2p = (pa[k].expr for k in ("f1", "f1_prime", "f2", "f2_prime"))
+    neg, pos = {x: -xp}, {x: xp}
+    v.evidence["the consequence, checked"] = {
+        "printed f' of (lambda+|x|)e^(-|x|/lambda) is d/dx f for x > 0": _equal(
+            f1p.subs(pos), sp.diff(f1, x).subs(pos)
+        ),
+        "printed f' of (lambda+|x|)e^(-|x|/lambda) is -d/dx f for x < 0": _equal(
+            f1p.subs(neg), -sp.diff(f1, x).subs(neg)
+        ),
+        "printed f' of e^(-|x|/lambda) is lambda d/dx f on both sides": _equal(
+            f2p.subs(pos), lam * sp.diff(f2, x).subs(pos)
+        )
+        and _equal(f2p.subs(neg), lam * sp.diff(f2, x).subs(neg)),
+    }
+    # the unbiasedness conditions of Part a): each is 'numerator of mu_i - s = 0'
+    mu1 = lf.quantity("truncated", "mean")
+    mu2 = lf.quantity("bit", "mean")
+    l1, r1 = P.APPA_PARTA_UNBIASED_MU1.expr
+    l2, r2 = P.APPA_PARTA_UNBIASED_MU2.expr
+    conditions = {
+        "mu1 = s iff the printed condition": ck.identity(
+            l1 - r1,
+            2 * lf.normaliser() * (mu1 - s),
+            lhs_name="lhs - rhs of the printed condition",
+            rhs_name="2 P(c0 <= X <= c1) (mu1 - s)",
+        ),
+        "mu2 = s iff the printed condition": ck.identity(
+            l2 - r2,
+            2 * (mu2 - s) / lam,
+            lhs_name="lhs - rhs of the printed condition",
+            rhs_name="2 (mu2 - s)/lambda",
+        ),
+    }
+    v.evidence["unbiasedness conditions"] = {
+        k: {"status": c.status.value, "finding": c.evidence.get("finding")}
+        for k, c in conditions.items()
+    }
+    return _with_parts(v, conditions, "a printed unbiasedness condition is wrong")
 
 
 @claim(
@@ -143,6 +235,21 @@ def partc_derivatives() -> Verdict:
         "000 prints f'(x) = e^(-x/b) g(x), with the GG scale b in place of lambda; "
         "equal to f' only when b = lambda"
     )
+    df, dg = sp.diff(pc["f"].expr, x), sp.diff(pc["g"].expr, x)
+    via_b = pc["f_prime_via_g"].expr
+    v.evidence["the notes, checked"] = {
+        "printed g' = lambda^2 d/dx g (lambda where 1/lambda belongs)": _equal(
+            pc["g_prime"].expr, lam**2 * dg
+        ),
+        "printed g' has the sign of d/dx g (x > 0)": _same_sign(
+            pc["g_prime"].expr.subs(x, xp), dg.subs(x, xp)
+        ),
+        "000's e^(-x/b) g(x) = f' when b = lambda": _equal(via_b.subs(P.b, lam), df),
+        "000's e^(-x/b) g(x) = f' for every b": _equal(via_b, df),
+        "d/dx f = e^(-x/lambda) g(x) with the printed g": _equal(
+            sp.exp(-x / lam) * pc["g"].expr, df
+        ),
+    }
     return v
 
 
@@ -181,6 +288,7 @@ def partc_chain() -> Verdict:
                 "line": label,
                 "(lhs - rhs) / previous (lhs - rhs)": str(ratio),
                 "ratio > 0 (sign preserved)": positive,
+                "ratio = 1 (an exact rewrite)": ratio == 1,
             }
         )
         ok = ok and positive
@@ -204,9 +312,19 @@ def partc_chain() -> Verdict:
         if ok
         else "a step does not preserve the sign"
     )
+    # a ratio not shown positive is not a counterexample: the verdict then stays open
     return Verdict(
-        Status.PROVED if ok else Status.REFUTED,
+        Status.PROVED if ok else Status.INCONCLUSIVE,
         "ratio of consecutive (lhs - rhs) reduced exactly and shown positive",
         ev,
         domain=ck.DOMAIN,
+        basis=[
+            *merged_basis({"line 1": start}),
+            step(
+                Kind.SIGN,
+                f"each of the {len(steps)} ratios (lhs - rhs)/(previous lhs - rhs) reduced "
+                "exactly to a rational function shown positive (u_i = 1/(1 + w_i), w_i > 0)",
+                checked=all(st["ratio > 0 (sign preserved)"] for st in steps),
+            ),
+        ],
     )

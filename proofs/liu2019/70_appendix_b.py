@@ -5,7 +5,7 @@ from __future__ import annotations
 import sympy as sp
 
 from dpcheck.claims import checks as ck
-from dpcheck.claims.model import Status, Verdict
+from dpcheck.claims.model import Kind, Status, Verdict, merged_basis, step
 from dpcheck.claims.registry import claim
 from dpcheck.numeric import rigorous
 from dpcheck.papers import liu2019 as P
@@ -23,15 +23,23 @@ def _all(verdicts: dict[str, Verdict], finding_ok: str) -> Verdict:
             f"{k} ({verdicts[k].evidence.get('finding')})" for k in bad
         )
         return Verdict(
-            Status.REFUTED, "exact comparison with the derivation; confirmed in ball arithmetic", ev
+            Status.REFUTED,
+            "exact comparison with the derivation; confirmed in ball arithmetic",
+            ev,
+            basis=merged_basis({k: verdicts[k] for k in bad}),
         )
+    basis = merged_basis(verdicts)
     if all(v.status is Status.PROVED for v in verdicts.values()):
         ev["finding"] = finding_ok
         return Verdict(
-            Status.PROVED, "exact symbolic reduction of each difference to 0", ev, domain=ck.DOMAIN
+            Status.PROVED,
+            "exact symbolic reduction of each difference to 0",
+            ev,
+            domain=ck.DOMAIN,
+            basis=basis,
         )
     ev["finding"] = "some part undecided"
-    return Verdict(Status.INCONCLUSIVE, "some part neither reduced nor refuted", ev)
+    return Verdict(Status.INCONCLUSIVE, "some part neither reduced nor refuted", ev, basis=basis)
 
 
 @claim(
@@ -62,9 +70,44 @@ def truncated_moments() -> Verdict:
     statement=r"\mathrm{MSE}=\frac{B-2sA}{1-p_1-p_2}-s^2",
 )
 def truncated_mse_ab() -> Verdict:
-    return ck.identity(
-        P.APPB_TRUNC_MSE_AB.expr, lf.quantity("truncated", "mse"), rhs_name="derived truncated MSE"
+    mse = lf.quantity("truncated", "mse")
+    v = ck.identity(P.APPB_TRUNC_MSE_AB.expr, mse, rhs_name="derived truncated MSE")
+    # the first member of the same printed line: E(s*^2) - (E s*)^2 + bias^2 in A and B
+    first = ck.identity(
+        P.APPB_TRUNC_MSE_DECOMPOSITION.expr,
+        mse,
+        lhs_name="B/(1-p1-p2) - (s + A/(1-p1-p2))^2 + (A/(1-p1-p2))^2",
+        rhs_name="derived truncated MSE",
     )
+    v.evidence["first member of the line"] = {
+        "status": first.status.value,
+        "finding": first.evidence.get("finding"),
+    }
+    return _joined(v, {"first member": first})
+
+
+def _joined(v: Verdict, parts: dict[str, Verdict]) -> Verdict:
+    """``v`` with further parts of the same printed statement: refuted if a part is, proved
+    only if every part is."""
+    refuted = {k: p for k, p in parts.items() if p.status is Status.REFUTED}
+    if refuted and v.status is not Status.REFUTED:
+        v.evidence["finding"] = "wrong: " + ", ".join(refuted)
+        return Verdict(Status.REFUTED, v.method, v.evidence, basis=merged_basis(refuted))
+    if v.status is Status.PROVED:
+        if any(p.status is not Status.PROVED for p in parts.values()):
+            v.evidence["finding"] = "some part was not shown"
+            return Verdict(Status.INCONCLUSIVE, v.method, v.evidence, basis=v.basis)
+        v.basis.extend(merged_basis(parts))
+    return v
+
+
+def derived_b_minus_2sa() -> sp.Expr:
+    """B - 2sA from the derived law, with App. B's definitions E(s*) = s + A/(1-p1-p2) and
+    E(s*^2) = B/(1-p1-p2): B - 2sA = (E s*^2 - 2s E s* + 2s^2)(1 - p1 - p2)."""
+    q = 1 - p1 - p2
+    mean = lf.quantity("truncated", "mean")
+    second = lf.quantity("truncated", "second_moment")
+    return (second - 2 * s * mean + 2 * s**2) * q
 
 
 @claim(
@@ -74,14 +117,10 @@ def truncated_mse_ab() -> Verdict:
 )
 def truncated_mse_chain() -> Verdict:
     a, b_ = P.APPB_A.expr, P.APPB_B.expr
-    q = 1 - p1 - p2
-    true_b_minus_2sa = (
-        lf.quantity("truncated", "second_moment") - 2 * s * lf.quantity("truncated", "mean")
-    ) * q
     first = [("B - 2sA from the printed A and B", b_ - 2 * s * a)]
     part1 = ck.chain(
         first + [(e.label, e.expr) for e in P.APPB_B_MINUS_2SA_CHAIN],
-        true_b_minus_2sa,
+        derived_b_minus_2sa(),
         reference_name="derived B - 2sA",
     )
     head = [("MSE = (B - 2sA)/(1-p1-p2) - s^2", P.APPB_TRUNC_MSE_AB.expr)]
@@ -113,20 +152,31 @@ def truncated_mse_chain() -> Verdict:
             + "; the boxed closed form is not the MSE"
             + (f" ({final.evidence['finding']})" if final.status is Status.REFUTED else "")
         )
+        refuted = {"B - 2sA lines": part1, "MSE lines": part2, "boxed closed form": final}
         return Verdict(
-            Status.REFUTED, "line-by-line exact reduction; breaks confirmed in ball arithmetic", ev
+            Status.REFUTED,
+            "line-by-line exact reduction; breaks confirmed in ball arithmetic",
+            ev,
+            basis=merged_basis({k: v for k, v in refuted.items() if v.status is Status.REFUTED}),
         )
-    if part1.status is Status.PROVED and part2.status is Status.PROVED:
+    parts = {"B - 2sA lines": part1, "MSE lines": part2, "boxed closed form": final}
+    if all(v.status is Status.PROVED for v in parts.values()):
         ev["finding"] = "every line is right"
-        return Verdict(Status.PROVED, "line-by-line exact reduction", ev, domain=ck.DOMAIN)
-    return Verdict(Status.INCONCLUSIVE, "some line undecided", ev)
+        return Verdict(
+            Status.PROVED,
+            "line-by-line exact reduction",
+            ev,
+            domain=ck.DOMAIN,
+            basis=merged_basis(parts),
+        )
+    return Verdict(Status.INCONCLUSIVE, "some line undecided", ev, basis=merged_basis(parts))
 
 
 def _terms_sign(boxed: sp.Expr, asserted: int) -> tuple[list[dict], bool]:
     """Check 'each term of the boxed numerator has sign ``asserted``' at the witness points."""
     num, den = sp.fraction(boxed)
     terms = sp.Add.make_args(num)
-    out = []
+    out: list[dict] = []
     all_ok = True
     for term in terms:
         entry: dict = {"term": str(term)}
@@ -139,6 +189,7 @@ def _terms_sign(boxed: sp.Expr, asserted: int) -> tuple[list[dict], bool]:
                 }
                 all_ok = False
                 break
+        entry["asserted sign at every point tried"] = "counterexample" not in entry
         out.append(entry)
     return out, all_ok
 
@@ -164,8 +215,19 @@ def truncated_mse_sign() -> Verdict:
         ev["finding"] = (
             "a term of the boxed expression is > 0, not < 0 (e.g. λ/2·(s-c0)e^((c0-s)/λ))"
         )
+        first = next(e for e in terms if "counterexample" in e)
         return Verdict(
-            Status.REFUTED, "sign of each term in ball arithmetic at explicit points", ev
+            Status.REFUTED,
+            "sign of each term in ball arithmetic at explicit points",
+            ev,
+            basis=[
+                step(
+                    Kind.ENCLOSURE,
+                    f"the arb enclosure of the term {first['term']} has the wrong sign",
+                    domain="the point "
+                    + ", ".join(f"{k}={v}" for k, v in first["counterexample"]["point"].items()),
+                )
+            ],
         )
     return Verdict(Status.INCONCLUSIVE, "no counterexample among the witness points", ev)
 
@@ -177,15 +239,22 @@ def truncated_mse_sign() -> Verdict:
     r"-2(\lambda^2+\lambda c_1)p_2",
 )
 def bit_moments() -> Verdict:
+    clamp = lf.law("bit")
     return _all(
         {
+            "p1 = P(X <= c0)": ck.identity(
+                P.APPB_P1.expr, clamp.atoms[0].mass, lhs_name="printed p1", rhs_name="P(X <= c0)"
+            ),
+            "p2 = P(X >= c1)": ck.identity(
+                P.APPB_P2.expr, clamp.atoms[1].mass, lhs_name="printed p2", rhs_name="P(X >= c1)"
+            ),
             "bias^2": ck.identity(P.APPB_BIT_BIAS2.expr, lf.quantity("bit", "bias") ** 2),
             "E(s*)": ck.identity(P.APPB_BIT_MEAN.expr, lf.quantity("bit", "mean")),
             "E(s*^2)": ck.identity(
                 P.APPB_BIT_SECOND_MOMENT.expr, lf.quantity("bit", "second_moment")
             ),
         },
-        "the squared bias, mean and second moment of BIT are right",
+        "the printed p1, p2, the squared bias, mean and second moment of BIT are right",
     )
 
 
@@ -204,16 +273,40 @@ def bit_mse() -> Verdict:
     # each printed term of the boxed sum is < 0: -2λ²p1, -2λ²p2, 2λ((c0-s)p1 + (s-c1)p2)
     term_checks = []
     ok_terms = True
+    sign_steps = []
     for term in sp.Add.make_args(boxed):
         entry: dict = {"term": str(term)}
         ok = bool((term / lam**2).is_negative)
         entry["negative (SymPy assumptions)"] = ok
-        if not ok:
+        if ok:
+            sign_steps.append(step(Kind.SIGN, f"{term} < 0 by SymPy's assumptions (λ, p_i > 0)"))
+        else:
             ok, arg = ck.separable_argument(_bit_third_term_n(term), t * sp.exp(-t), "sum")
             entry["-term/lambda^2 = G(t0) + G(t1), G > 0 for t > 0"] = arg
+            sign_steps += ck.argument_steps(f"-({term})/λ²", arg)
         ok_terms = ok_terms and ok
         term_checks.append(entry)
-    ev = {"lines": lines.evidence, "boxed terms": term_checks}
+    # MSE = 2λ² + boxed, with the boxed expression as transcribed on its own
+    boxed_mse = ck.identity(
+        2 * lam**2 + boxed,
+        lf.quantity("bit", "mse"),
+        lhs_name="2 lambda^2 + boxed",
+        rhs_name="derived BIT MSE",
+    )
+    ev = {
+        "lines": lines.evidence,
+        "boxed terms": term_checks,
+        "2 lambda^2 + boxed = MSE": {
+            "status": boxed_mse.status.value,
+            "finding": boxed_mse.evidence.get("finding"),
+        },
+    }
+    if boxed_mse.status is Status.REFUTED and lines.status is not Status.REFUTED:
+        ev["finding"] = "2λ² + the boxed expression is not the MSE"
+        return Verdict(Status.REFUTED, boxed_mse.method, ev, basis=boxed_mse.basis)
+    if boxed_mse.status is not Status.PROVED and lines.status is Status.PROVED:
+        ev["finding"] = "2λ² + the boxed expression was not shown to be the MSE"
+        return Verdict(Status.INCONCLUSIVE, "some part undecided", ev, basis=lines.basis)
     if lines.status is Status.PROVED and ok_terms:
         ev["finding"] = (
             "every line is right and every boxed term is < 0 (the last one for t0 + t1 > 0)"
@@ -223,12 +316,15 @@ def bit_mse() -> Verdict:
             "line-by-line exact reduction + separable sign argument",
             ev,
             domain=ck.DOMAIN,
+            basis=[*lines.basis, *boxed_mse.basis, *sign_steps],
         )
     if lines.status is Status.REFUTED:
         ev["finding"] = lines.evidence.get("finding")
-        return Verdict(Status.REFUTED, lines.method, ev)
+        return Verdict(Status.REFUTED, lines.method, ev, basis=lines.basis)
     ev["finding"] = "undecided"
-    return Verdict(Status.INCONCLUSIVE, "some part undecided", ev)
+    return Verdict(
+        Status.INCONCLUSIVE, "some part undecided", ev, basis=[*lines.basis, *sign_steps]
+    )
 
 
 def _bit_third_term_n(term: sp.Expr) -> sp.Expr:

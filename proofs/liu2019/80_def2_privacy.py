@@ -15,16 +15,31 @@ import sympy as sp
 from flint import arb
 
 from dpcheck.claims import checks as ck
-from dpcheck.claims.model import Status, Verdict
+from dpcheck.claims.model import Kind, Status, Step, Verdict, step
 from dpcheck.claims.registry import claim
 from dpcheck.numeric import privacy as num
 from dpcheck.numeric.rigorous import arb_eval, digits
+from dpcheck.papers import liu2019 as P
 from dpcheck.symbolic import privacy as pv
 from dpcheck.symbolic.symbols import c0, c1, delta1, epsilon, lam
 
 #: (ε, R/Δ) grid for the rigorous check of the closed form
-EPSILONS = (Fraction(1, 100), Fraction(1, 10), Fraction(1, 2), Fraction(1), Fraction(2), Fraction(5))
-RATIOS = (Fraction(101, 100), Fraction(3, 2), Fraction(2), Fraction(5), Fraction(10), Fraction(1000))
+EPSILONS = (
+    Fraction(1, 100),
+    Fraction(1, 10),
+    Fraction(1, 2),
+    Fraction(1),
+    Fraction(2),
+    Fraction(5),
+)
+RATIOS = (
+    Fraction(101, 100),
+    Fraction(3, 2),
+    Fraction(2),
+    Fraction(5),
+    Fraction(10),
+    Fraction(1000),
+)
 #: the witness (ε, Δ, c0, c1) shown in reports
 WITNESS = (Fraction(1), Fraction(1), Fraction(0), Fraction(2))
 
@@ -33,9 +48,31 @@ def _steps(mechanism: str) -> list[str]:
     return [f"{st.text}: {st.result}" for st in pv.worst_case(mechanism).steps]
 
 
+def _derivation_steps(mechanism: str) -> list[Step]:
+    """The machine-checked worst-case derivation of :func:`dpcheck.symbolic.privacy.worst_case`
+    (it raises NotProved when a step cannot be checked), as basis steps."""
+    return [
+        step(
+            Kind.SYMBOLIC,
+            f"{mechanism} worst-case loss, derived in {len(pv.worst_case(mechanism).steps)} "
+            "steps (sup over outputs incl. point masses, then over neighbours); each sign "
+            "certified by dpcheck.symbolic.signs",
+        )
+    ]
+
+
+def _brute_step(brute: object, enclosure: arb) -> Step:
+    return step(
+        Kind.SAMPLING,
+        "float brute force over an (s, s', y) grid agrees with the closed form (corroboration)",
+        checked=_agrees(brute, enclosure),
+        domain="the witness setting",
+    )
+
+
 def _grid_excess(mechanism: str) -> dict[str, object]:
     """Rigorous enclosures of loss - ε at λ = Δ/ε on the (ε, R/Δ) grid."""
-    expr = pv.worst_case(mechanism).loss_in_epsilon() - epsilon
+    expr = pv.worst_case(mechanism).loss_in_epsilon(P.EQ2_SCALE.expr) - epsilon
     signs: dict[int, int] = {}
     worst: tuple[Fraction, Fraction, str] | None = None
     smallest = None
@@ -62,7 +99,7 @@ def _grid_excess(mechanism: str) -> dict[str, object]:
 
 def _witness(mechanism: str) -> dict[str, object]:
     eps, delta, lo, hi = WITNESS
-    scale = delta / eps
+    scale = Fraction(str(P.EQ2_SCALE.expr.subs({delta1: delta, epsilon: eps})))  # eq (2)
     env = {delta1: delta, c0: lo, c1: hi, lam: scale}
     exact = pv.worst_case(mechanism).loss
     enclosure = arb_eval(exact, env, dps=40)
@@ -104,12 +141,14 @@ def privacy_truncated() -> Verdict:
     witness = _witness("truncated")
     enclosure, brute = witness.pop("_enclosure"), witness.pop("_brute")
     eps = WITNESS[0]
-    confirmed = enclosure > arb(eps.numerator) / eps.denominator and excess is not None and excess.sign == 1
+    confirmed = (
+        enclosure > arb(eps.numerator) / eps.denominator and excess is not None and excess.sign == 1
+    )
     evidence = {
         "derivation": _steps("truncated"),
         "worst-case loss (Delta < R)": str(worst.loss),
         "worst-case loss (Delta >= R)": str(worst.loss_wide),
-        "at lambda = Delta/epsilon, R = r*Delta": str(worst.loss_in_epsilon()),
+        "at lambda = Delta/epsilon, R = r*Delta": str(worst.loss_in_epsilon(P.EQ2_SCALE.expr)),
         "equals Holohan et al. (2018) Delta/b + log DeltaC(b)": pv.matches_holohan(),
         "DeltaC(lambda) - 1 > 0 for 0 < Delta < R": excess.describe() if excess else "not shown",
         "loss strictly decreasing in lambda": decreasing.describe() if decreasing else "not shown",
@@ -118,11 +157,28 @@ def privacy_truncated() -> Verdict:
         "witness": witness,
         "brute force agrees with closed form": _agrees(brute, enclosure),
     }
+    eps_, delta_, lo_, hi_ = WITNESS
+    basis = [
+        *_derivation_steps("truncated"),
+        step(
+            Kind.SIGN,
+            "ΔC(λ) - 1 > 0 for 0 < Δ < R (so the loss exceeds ε at λ = Δ/ε)",
+            checked=excess is not None and excess.sign == 1,
+        ),
+        step(
+            Kind.ENCLOSURE,
+            f"arb enclosure of the exact loss {enclosure.str(10, radius=False)} > ε",
+            checked=bool(enclosure > arb(eps.numerator) / eps.denominator),
+            domain=f"ε = {eps_}, Δ = {delta_}, [c0, c1] = [{lo_}, {hi_}]",
+        ),
+        _brute_step(brute, enclosure),
+    ]
     if not confirmed:
         return Verdict(
             Status.INCONCLUSIVE,
             "derived worst-case loss; witness not confirmed",
             evidence,
+            basis=basis,
         )
     evidence["finding"] = (
         "the truncated mechanism with lambda = delta1/epsilon is NOT epsilon-DP whenever "
@@ -141,6 +197,7 @@ def privacy_truncated() -> Verdict:
         reproduce="dpcheck privacy truncated --epsilon 1 --sensitivity 1 --lower 0 --upper 2",
         domain="refuted for every epsilon > 0 and 0 < delta1 < c1 - c0; "
         "holds when delta1 >= c1 - c0",
+        basis=basis,
     )
 
 
@@ -151,8 +208,8 @@ def privacy_truncated() -> Verdict:
 )
 def privacy_bit() -> Verdict:
     worst = pv.worst_case("bit")
-    at_naive = sp.simplify(worst.loss.subs(lam, delta1 / epsilon))
-    wide = sp.simplify(worst.loss_wide.subs(lam, delta1 / epsilon))
+    at_naive = sp.simplify(worst.loss.subs(lam, P.EQ2_SCALE.expr))
+    wide = sp.simplify(worst.loss_wide.subs(lam, P.EQ2_SCALE.expr))
     witness = _witness("bit")
     enclosure, brute = witness.pop("_enclosure"), witness.pop("_brute")
     holds = sp.simplify(at_naive - epsilon) == 0
@@ -164,8 +221,13 @@ def privacy_bit() -> Verdict:
         "witness": witness,
         "brute force agrees with closed form": _agrees(brute, enclosure),
     }
+    basis = [
+        *_derivation_steps("bit"),
+        step(Kind.SYMBOLIC, "the worst-case loss at λ = Δ/ε simplifies to ε", checked=holds),
+        _brute_step(brute, enclosure),
+    ]
     if not holds:
-        return Verdict(Status.INCONCLUSIVE, "derived loss is not epsilon", evidence)
+        return Verdict(Status.INCONCLUSIVE, "derived loss is not epsilon", evidence, basis=basis)
     evidence["finding"] = (
         "BIT is epsilon-DP: its worst-case loss is min(delta1, c1 - c0)/lambda, which is "
         "epsilon at lambda = delta1/epsilon when delta1 <= c1 - c0 (attained at the point mass "
@@ -180,4 +242,5 @@ def privacy_bit() -> Verdict:
         domain="all epsilon > 0, delta1 > 0, c0 < c1, s, s' in [c0, c1] with |s - s'| <= "
         "delta1: loss = min(delta1, c1 - c0)*epsilon/delta1 <= epsilon, with equality "
         "when delta1 <= c1 - c0",
+        basis=basis,
     )

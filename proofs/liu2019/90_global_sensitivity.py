@@ -11,23 +11,46 @@ from __future__ import annotations
 import sympy as sp
 
 from dpcheck.claims import sensitivity as gs
-from dpcheck.claims.model import Status, Verdict
+from dpcheck.claims.model import Kind, Status, Verdict, step
 from dpcheck.claims.registry import claim
 from dpcheck.enumeration.sensitivity import exact_sensitivity
+from dpcheck.papers import liu2019 as P
+from dpcheck.papers.liu2019s_sensitivity import Printed
 
 N_UNIVARIATE = 30
 N_BIVARIATE = 12
 LOW = {"substitute": 2, "remove": 3}
 
 
-def _both(stat: str, high: int, scale: str, low: dict[str, int] | None = None) -> Verdict:
+def _both(
+    stat: str,
+    high: int,
+    scale: str,
+    low: dict[str, int] | None = None,
+    printed: Printed | None = None,
+) -> Verdict:
     low = low or LOW
     return gs.combine(
         {
-            nb: gs.gs_verdict(stat, nb, gs.sizes(low[nb], high), f"n = {low[nb]}..{high}", scale=scale)
+            nb: gs.gs_verdict(
+                stat,
+                nb,
+                gs.sizes(low[nb], high),
+                f"n = {low[nb]}..{high}",
+                scale=scale,
+                printed=printed,
+            )
             for nb in ("substitute", "remove")
         }
     )
+
+
+def _table1_variance(n: int, groups: object, eligible: object) -> sp.Expr:
+    """Table 1's printed delta_1 of S_jj, R^2/n, at unit bounds (read at check time)."""
+    return P.TABLE1_VARIANCE_SENSITIVITY.expr.subs({P.R: 1, P.n: n})
+
+
+TABLE1_VARIANCE = Printed("Table 1, row S_jj", "R_j^2/n", _table1_variance)
 
 
 @claim("liu2019.gs.mean", source="§2.2", statement=r"\delta_1(\bar x)=(c_1-c_0)/n")
@@ -62,16 +85,28 @@ def gs_sd_not_sqrt() -> Verdict:
         found = []
         for n in range(LOW[nb], N_UNIVARIATE + 1):
             r = exact_sensitivity("sd", nb, n)
-            equal = sp.simplify(r.value - sp.sqrt(sp.Rational(1, n))) == 0
+            printed = P.SEC22_SD_SQRT.expr.subs({P.R: 1, P.n: n})  # unit bounds
+            equal = sp.simplify(r.value - printed) == 0
             found.append((n, str(r.value), bool(equal), r.witness))
         rows[nb] = found
     all_equal = all(e for found in rows.values() for _, _, e, _ in found)
+    # the sensitivity table of `dpcheck sensitivity` prints the same formula: do they agree?
+    table = all(
+        sp.simplify(
+            sp.sympify(gs.PRINTED[("sd", nb)][0].normalised(n, None, None))
+            - P.SEC22_SD_SQRT.expr.subs({P.R: 1, P.n: n})
+        )
+        == 0
+        for nb in ("substitute", "remove")
+        for n in range(LOW[nb], N_UNIVARIATE + 1)
+    )
     n0, value, _, witness = rows["substitute"][0]
     evidence = {
         "exact GS of s (unit bounds)": {
             nb: [f"n = {n}: {v}" for n, v, _, _ in found[:6]] for nb, found in rows.items()
         },
         "equals sqrt(R^2/n) at every n checked": all_equal,
+        "the sensitivity table (dpcheck sensitivity sd) prints the same sqrt(R^2/n)": table,
         "checked": f"n = 2..{N_UNIVARIATE} (substitute), 3..{N_UNIVARIATE} (remove), exact",
         "argument for every n": "|s - s'| <= sqrt|s^2 - s'^2| <= sqrt(R^2/n) (since "
         f"(sqrt(a) - sqrt(b))^2 - (a - b) at a -> a + b is {lemma} <= 0 for b <= a), and "
@@ -95,9 +130,17 @@ def gs_sd_not_sqrt() -> Verdict:
             "for every n",
             evidence,
             reproduce="dpcheck sensitivity sd --neighbours substitute --n 5",
+            basis=[
+                step(
+                    Kind.ENUMERATION,
+                    "the exact GS of s (maximising pair of data sets, exact arithmetic) equals "
+                    f"sqrt(R^2/n) at every n checked, e.g. n = {n0}",
+                    domain=f"n = 2..{N_UNIVARIATE} (substitute), 3..{N_UNIVARIATE} (remove)",
+                )
+            ],
         )
     evidence["finding"] = "the GS of s differs from sqrt(R^2/n) at some n"
-    return Verdict(Status.VERIFIED, "exact sensitivity of s", evidence, domain="the range")
+    return Verdict(Status.INCONCLUSIVE, "exact sensitivity of s", evidence)
 
 
 @claim(
@@ -106,12 +149,16 @@ def gs_sd_not_sqrt() -> Verdict:
     statement=r"\delta(S_{jj})=R_j^2/n,\ \delta(S_{jj'})=R_jR_{j'}/n",
 )
 def table1_gs() -> Verdict:
-    return gs.combine(
+    v = gs.combine(
         {
-            "S_jj (variance)": _both("variance", N_UNIVARIATE, "R_j^2"),
+            "S_jj (variance)": _both("variance", N_UNIVARIATE, "R_j^2", printed=TABLE1_VARIANCE),
             "S_jj' (covariance)": _both("covariance", N_BIVARIATE, "R_j R_j'"),
         }
     )
+    # the comparison is at unit bounds; the printed value must carry the scale R_j^2
+    per_unit = sp.simplify(P.TABLE1_VARIANCE_SENSITIVITY.expr / P.R**2)
+    v.evidence["printed delta_1(S_jj) = R_j^2 x (a function of n)"] = per_unit.free_symbols <= {P.n}
+    return v
 
 
 @claim(

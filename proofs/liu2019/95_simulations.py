@@ -21,7 +21,7 @@ import numpy as np
 import sympy as sp
 
 from dpcheck.claims import empirical as emp
-from dpcheck.claims.model import Status, Verdict
+from dpcheck.claims.model import Kind, Status, Verdict, step
 from dpcheck.claims.registry import claim
 from dpcheck.numeric import fast
 from dpcheck.simulation import runs
@@ -554,14 +554,7 @@ def sim2_uh_consistency() -> Verdict:
         "hbar11 + hbar12 - hbar1": sp.simplify(g[2] + g[3] - g[0]),
         "hbar21 + hbar22 - hbar2": sp.simplify(g[4] + g[5] - g[1]),
     }
-    # footnote 3: each sign pattern of a sibling pair (a, b) with a + b = P >= 0
-    a, b, parent = sp.symbols("a b P", real=True)
-    pairs = {
-        "both >= 0": (a, parent - a),
-        "a < 0": (0, b * parent / b),
-        "b < 0": (a * parent / a, 0),
-    }
-    cases = {name: str(sp.simplify(x + y - parent)) for name, (x, y) in pairs.items()}
+    layer3_ok, cases, exhaustive = _footnote3_code_path()
     # the printed step 4 read literally: the unsanitised parent h(u) in layer 3
     y = [
         Fraction(3, 10),
@@ -582,10 +575,17 @@ def sim2_uh_consistency() -> Verdict:
         float(np.max(np.abs(released[2] + released[3] - released[0]))),
         float(np.max(np.abs(released[4] + released[5] - released[1]))),
     )
-    ok = all(v == 0 for v in sums.values()) and all(c == "0" for c in cases.values())
+    steps_ok = all(v == 0 for v in sums.values())
+    clip_ok = all(c == "sums to P, both >= 0" for c in cases.values())
+    ok = steps_ok and layer3_ok and clip_ok and exhaustive
     evidence = {
         "steps 3-4 (symbolic h* = y)": {k: str(v) for k, v in sums.items()},
-        "footnote 3, per sign pattern of a sibling pair summing to P": cases,
+        "release(): layer 3 corrected towards symbolic clipped parents G1, G2 sums to them": (
+            layer3_ok
+        ),
+        "footnote 3 (the study's _clip_siblings run on symbols), per sign pattern of a sibling "
+        "pair a + b = P >= 0": cases,
+        "the sign patterns cover every pair with a + b >= 0": exhaustive,
         "reading of step 4": "h(u) is read as the corrected parent hbar(u) (Hay et al. 2010, "
         "Theorem 3). Read literally as the unsanitised h(u), layer 3 uses private data and does "
         "not sum to its corrected parent",
@@ -597,6 +597,33 @@ def sim2_uh_consistency() -> Verdict:
         },
         "float check of the released tree (footnote 3 on), 100000 random trees": f"max |gap| {gaps:.1e}",
     }
+    basis = [
+        step(
+            Kind.SYMBOLIC,
+            "uh.correct (steps 3-4) run on symbols h* = y: the three consistency sums reduce to 0",
+            checked=steps_ok,
+        ),
+        step(
+            Kind.SYMBOLIC,
+            "uh._layer3 run on symbolic clipped parents G1, G2: each sibling pair sums to its "
+            "parent",
+            checked=layer3_ok,
+        ),
+        step(
+            Kind.SIGN,
+            "uh._clip_siblings (footnote 3) run on symbols with sign assumptions, one run per "
+            "sign pattern: the pair sums to its parent and is >= 0; the patterns are exhaustive "
+            "for a + b >= 0 (a < 0 with b <= 0 gives a + b < 0, decided by SymPy)",
+            checked=clip_ok and exhaustive,
+        ),
+        step(
+            Kind.SAMPLING,
+            "float run of uh.release on 100000 random trees: max consistency gap "
+            f"{gaps:.1e} (corroboration)",
+            checked=gaps < 1e-12,
+            domain="100000 random trees",
+        ),
+    ]
     if ok:
         evidence["finding"] = (
             "steps 3-4 return a consistent tree for every sanitised h*, and "
@@ -608,14 +635,52 @@ def sim2_uh_consistency() -> Verdict:
             evidence,
             reproduce="dpcheck verify liu2019.sim2.uh_consistency",
             domain="every h* in R^6, root fixed at 1; footnote 3 on sibling pairs with P >= 0",
+            basis=basis,
         )
     evidence["finding"] = "a consistency sum does not reduce to 0"
     return Verdict(
-        Status.REFUTED,
+        Status.INCONCLUSIVE,
         "symbolic reduction",
         evidence,
         reproduce="dpcheck verify liu2019.sim2.uh_consistency",
+        basis=basis,
     )
+
+
+def _footnote3_code_path() -> tuple[bool, dict[str, str], bool]:
+    """Footnote 3 through the study's own code (uh._layer3, uh._clip_siblings) on SymPy symbols.
+
+    Returns (layer 3 sums to symbolic parents, outcome per sign pattern, patterns exhaustive).
+    A sibling pair (a, b) with a + b = P >= 0 (step 4 makes the pair sum to its parent) has one
+    of the patterns below; each runs through the code with SymPy deciding every comparison.
+    """
+    g1, g2 = sp.symbols("G1 G2", real=True)
+    l3 = uh._layer3(g1, g2, list(Y))
+    layer3_ok = sp.simplify(l3[0] + l3[1] - g1) == 0 and sp.simplify(l3[2] + l3[3] - g2) == 0
+    pos, nonneg, neg = ({"positive": True}, {"nonnegative": True}, {"negative": True})
+    big_p = sp.Symbol("P", nonnegative=True)
+    u, w = sp.Symbol("u", **pos), sp.Symbol("w", **nonneg)
+    v = sp.Symbol("v", **neg)
+    patterns = {  # (a, b) with a + b = P >= 0
+        "a > 0, b >= 0": (u, w),
+        "a >= 0, b > 0": (w, u),
+        "a < 0 (so b = P - a > 0)": (v, big_p - v),
+        "b < 0 (so a = P - b > 0)": (big_p - v, v),
+    }
+    cases = {}
+    for name, (a, b) in patterns.items():
+        parent = np.array([a + b], dtype=object)
+        x, y = uh._clip_siblings(np.array([a], dtype=object), np.array([b], dtype=object), parent)
+        sums = sp.simplify(x[0] + y[0] - (a + b)) == 0
+        nonneg_out = all(sp.simplify(v).is_nonnegative for v in (x[0], y[0]))
+        cases[name] = "sums to P, both >= 0" if sums and nonneg_out else f"gives ({x[0]}, {y[0]})"
+    zero = np.array([sp.Integer(0)], dtype=object)
+    x, y = uh._clip_siblings(zero, zero, zero)
+    cases["a = b = 0"] = "sums to P, both >= 0" if x[0] == 0 and y[0] == 0 else "differs"
+    # what the patterns leave out: a < 0 with b <= 0 (or the mirror) has a + b < 0, so P < 0
+    a, b = sp.Symbol("a", negative=True), sp.Symbol("b", nonpositive=True)
+    exhaustive = bool((a + b).is_negative) and bool((b + a).is_negative)
+    return layer3_ok, cases, exhaustive
 
 
 def _footnote_counterexample() -> dict[str, Any] | None:
@@ -661,6 +726,14 @@ def sim2_uh_least_squares() -> Verdict:
     counter = _footnote_counterexample()
     if counter:
         evidence["footnote 3 is not the nonnegative least squares (exact)"] = counter
+    basis = [
+        step(
+            Kind.SYMBOLIC,
+            "uh.correct (steps 3-4) on symbols minus the KKT solution of the equality-"
+            "constrained least squares (unique: the objective is strictly convex) reduces to 0",
+            checked=all(d == 0 for d in diffs),
+        )
+    ]
     if all(d == 0 for d in diffs):
         evidence["finding"] = (
             "steps 3-4 give exactly the least-squares consistent tree with the "
@@ -672,11 +745,13 @@ def sim2_uh_least_squares() -> Verdict:
             evidence,
             reproduce="dpcheck verify liu2019.sim2.uh_least_squares",
             domain="every h* in R^6 (steps 3-4, before footnote 3)",
+            basis=basis,
         )
     evidence["finding"] = "steps 3-4 differ from the least-squares solution"
     return Verdict(
-        Status.REFUTED,
+        Status.INCONCLUSIVE,
         "symbolic comparison with the KKT solution",
         evidence,
         reproduce="dpcheck verify liu2019.sim2.uh_least_squares",
+        basis=basis,
     )

@@ -12,6 +12,7 @@ checked both ways and the evidence says which.
 
 from __future__ import annotations
 
+from fractions import Fraction
 from typing import Any
 
 import sympy as sp
@@ -20,12 +21,13 @@ from dpcheck.claims.lines import (
     Item,
     check_lines,
     data_text,
+    diagnose,
     model_agrees,
     symbolic,
     verdict_of_lines,
     witness,
 )
-from dpcheck.claims.model import Status, Verdict
+from dpcheck.claims.model import Kind, Status, Verdict, step
 from dpcheck.claims.registry import claim
 from dpcheck.papers import liu2019s as P
 from dpcheck.symbolic import sensitivity as se
@@ -186,6 +188,11 @@ def _int_numerator(expr: sp.Expr):  # type: ignore[no-untyped-def]
     return sp.lambdify((n, k1, k2, k3), poly, modules=[])
 
 
+def _k_symmetric(expr: sp.Expr) -> bool:
+    """Unchanged by exchanging k1 and k2 (the two variables' counts)."""
+    return se.is_zero(expr - expr.xreplace({k1: k2, k2: k1}))
+
+
 def _case_checks(case: dict) -> dict[str, Any]:
     a, b = case["corner"]
     ref = se.covariance_def2_on_unit_corner(a, b)
@@ -194,6 +201,7 @@ def _case_checks(case: dict) -> dict[str, Any]:
         for size in range(3, 7)
         for ks in sorted(se.unit_counts_feasible(size - 1))
     ]
+    ref_symmetric = _k_symmetric(ref)
     lines = []
     for eq in case["lines"]:
         entry: dict[str, Any] = {"line": eq.label, "printed": eq.latex}
@@ -204,13 +212,18 @@ def _case_checks(case: dict) -> dict[str, Any]:
             entry["status"] = "false" if wit else "undecided"
             entry["as printed"] = {"holds": False, "witness": wit}
             entry["derived"] = str(sp.factor(ref))
+            entry["one term with the wrong sign"] = False
             for term in sp.Add.make_args(eq.expr):
                 if se.is_zero(eq.expr - 2 * term - ref):
+                    entry["one term with the wrong sign"] = True
                     entry["diagnosis"] = (
                         f"the term {sp.factor(term)} has the wrong sign: negated, the line "
                         "equals the derived difference"
                     )
                     break
+            entry["k1 <-> k2 symmetry as the derived value's"] = (
+                _k_symmetric(eq.expr) == ref_symmetric
+            )
         lines.append(entry)
     values = []
     for eq in case["values"]:
@@ -232,7 +245,9 @@ def _case_checks(case: dict) -> dict[str, Any]:
     for eq in case["maxima"]:
         arg, branch = eq.extra["argmax"], eq.extra["branch"]
         at_arg = sp.simplify(ref.subs(arg))
-        ok_value = se.is_zero(at_arg**2 - eq.expr**2)
+        # the printed maximum of |Δ| is |Δ| at the printed argmax (so it is >= 0)
+        ok_value = se.is_zero(at_arg - eq.expr) or se.is_zero(at_arg + eq.expr)
+        ok_value = ok_value and all(eq.expr.subs(n, size) >= 0 for size in range(3, N_MAX + 1))
         # the branch the text takes the maximum over, every n = 3..N_MAX, exactly
         branch_ok = True
         for size in range(3, N_MAX + 1):
@@ -241,7 +256,8 @@ def _case_checks(case: dict) -> dict[str, Any]:
                 [(m, kk2, kk2) for kk2 in range(m + 1)] if branch.get(k1) == n - 1 else [(0, 0, 0)]
             )
             best = max(abs(num(size, *p)) for p in pts)
-            target = (size - 1) * (size - 2)  # |Δ| = 1/n  <=>  |num| = (n-1)(n-2)
+            # |Δ| = printed  <=>  |num| = printed · n(n-1)(n-2)
+            target = eq.expr.subs(n, size) * size * (size - 1) * (size - 2)
             branch_ok &= best == target
         maxima.append(
             {
@@ -284,14 +300,17 @@ def covariance_def2_cases() -> Verdict:
             for e in res["values"] + res["maxima"]
             if e["status"] != "holds as printed"
         ]
-    # the printed range of k3
+    # the printed range of k3, [lo, hi] evaluated at n = m + 1 (m records besides record 1)
+    lo, hi = (
+        sp.lambdify((k1, k2, n), e, modules=[{"Max": max, "Min": min}]) for e in P.S3_K3_RANGE.expr
+    )
     m_ok = all(
         se.unit_counts_feasible(m)
         == {
             (a, b, c)
             for a in range(m + 1)
             for b in range(m + 1)
-            for c in range(max(0, a + b - m), min(a, b) + 1)
+            for c in range(int(lo(a, b, m + 1)), int(hi(a, b, m + 1)) + 1)
         }
         for m in range(2, N_MAX)
     )
@@ -339,6 +358,14 @@ def covariance_def2_cases() -> Verdict:
             f"enumeration, n = 3..{N_MAX}",
             ev,
             reproduce="dpcheck verify liu2019s.s3.covariance_def2_cases --format json",
+            basis=[
+                step(
+                    Kind.ENUMERATION,
+                    f"{first['line']} evaluated literally in exact rationals differs from "
+                    "s12 - s'12 computed from the data",
+                    domain=data_text(wit["data"]),
+                )
+            ],
         )
     if wrong_values or not m_ok:
         ev["finding"] = "wrong: " + ", ".join(wrong_values or ["k3 range"])
@@ -347,6 +374,13 @@ def covariance_def2_cases() -> Verdict:
             "exact comparison",
             ev,
             reproduce="dpcheck verify liu2019s.s3.covariance_def2_cases --format json",
+            basis=[
+                step(
+                    Kind.ENUMERATION,
+                    "exact comparison of the stated values: " + ", ".join(wrong_values or ["k3"]),
+                    domain=f"n = 3..{N_MAX}",
+                )
+            ],
         )
     ev["finding"] = "every case formula, corner value and maximum is right"
     return Verdict(
@@ -355,6 +389,14 @@ def covariance_def2_cases() -> Verdict:
         f"exhaustive exact enumeration, n = 3..{N_MAX}",
         ev,
         domain=f"formulas for every n >= 3; maxima and k3 range for n = 3..{N_MAX}",
+        basis=[
+            step(Kind.SYMBOLIC, "case formulas and corner values reduced exactly, symbolic n"),
+            step(
+                Kind.ENUMERATION,
+                "maxima and the k3 range by exhaustive exact enumeration",
+                domain=f"n = 3..{N_MAX}",
+            ),
+        ],
     )
 
 
@@ -370,6 +412,15 @@ _READ_S4D1 = {
 _READ_S4D1_TEXT = "x_{i1} in the second sum read as x'_{i1}"
 _READ_S4D2 = {se.xbar[1]: se.xbarm[1]}
 _READ_S4D2_TEXT = "\\bar{x}_1 in '-2\\bar{x}_1 x_{11}' read as \\bar{x}_{1-}"
+
+
+#: 001's line 5 prints (n-1)\bar{x}_{1-} where 000 has (n_1-1)\bar{x}_{1-} (its note)
+_READ_001 = {
+    "§4 Def 2, line 5 (001)": (
+        {(se.n - 1) * se.xbarm[1]: (se.nc[1] - 1) * se.xbarm[1]},
+        "(n-1)\\bar{x}_{1-} read as 000's (n_1-1)\\bar{x}_{1-}",
+    )
+}
 
 
 @claim(
@@ -407,7 +458,16 @@ def pooled_variance_def2_identity() -> Verdict:
             "printed (001)": eq.latex,
             "equals Δ": ok,
             "witness": None if ok else witness(read, "pooled2"),
+            "diagnosis": None
+            if ok
+            else diagnose(se.POOLED_VARIANCE_DEF2, read, se.SP2 - se.SP2M, ref2),
         }
+        if label in _READ_001:
+            reading, text = _READ_001[label]
+            variants[label]["reading"] = text
+            variants[label]["equals Δ under the reading"] = symbolic(
+                se.POOLED_VARIANCE_DEF2, read.xreplace(reading), ref2
+            )
     lines = lines1 + lines2
     v = verdict_of_lines(
         "liu2019s.s4.pooled_variance_def2_identity",
@@ -429,3 +489,168 @@ def pooled_variance_def2_identity() -> Verdict:
         },
     )
     return v
+
+
+# ---------------------------------------------------------------------------
+# §5: pooled covariance, term 1 at the corners of cell 1
+# ---------------------------------------------------------------------------
+
+N1_MAX = 12  # the extrema of term 1 are checked for n_1 = 2..N1_MAX
+GAPS = (0, 1, 2, 5)  # (n - J) - n_1 for the extrema (the other cells' records beyond one each)
+
+
+def _term1_lines(case: dict, ref: sp.Expr) -> list[dict[str, Any]]:
+    a, b = case["corner"]
+    pairs = [
+        se.unit_pooled_pair(a, b, n1, *ks)
+        for n1 in range(2, 6)
+        for ks in sorted(se.unit_counts_feasible(n1 - 1))
+    ]
+    out = []
+    for eq in case["lines"]:
+        entry: dict[str, Any] = {"line": eq.label, "printed": eq.latex}
+        if se.is_zero(eq.expr - ref):
+            entry["status"] = "holds as printed"
+        else:
+            wit = witness(eq.expr, "", pairs)
+            entry["status"] = "false" if wit else "undecided"
+            entry["as printed"] = {"holds": False, "witness": wit}
+            entry["derived"] = str(sp.factor(ref))
+            entry["one term with the wrong sign"] = any(
+                se.is_zero(eq.expr - 2 * t - ref) for t in sp.Add.make_args(eq.expr)
+            )
+        out.append(entry)
+    return out
+
+
+def _branches(n1: int) -> list[tuple[int, int, int]]:
+    """The points the text examines: k1 = 0 (then k2 = k3 = 0) and k1 = n1 - 1 (k3 = k2)."""
+    return [(0, 0, 0)] + [(n1 - 1, kk2, kk2) for kk2 in range(n1)]
+
+
+def _term1_values(case: dict, ref: sp.Expr) -> list[dict[str, Any]]:
+    n1 = se.nc[1]
+    g = sp.lambdify((k1, k2, k3, n1, se.n, se.J), ref)
+
+    def f(*args: int) -> Fraction:  # exact: Fractions in, Fractions out
+        return g(*map(Fraction, args))
+
+    out = []
+    for eq in case["values"]:
+        at = eq.extra["at"]
+        entry: dict[str, Any] = {
+            "statement": eq.label,
+            "printed": eq.latex,
+            "at": {str(k): str(v) for k, v in at.items()},
+            "derived value": str(sp.factor(ref.subs(at))),
+        }
+        right = se.is_zero(ref.subs(at) - eq.expr)
+        entry["value at the stated point"] = right
+        extreme = next((w for w in ("maximum", "minimum") if eq.label.endswith(w)), None)
+        if extreme:
+            pick = max if extreme == "maximum" else min
+            branch = whole = True
+            for size in range(2, N1_MAX + 1):
+                for gap in GAPS:
+                    nn, jj = size + gap + 2, 2  # n - J = n_1 + gap
+                    value = Fraction(str(eq.expr.subs({n1: size, se.n: nn, se.J: jj})))
+                    branch &= pick(f(*k, size, nn, jj) for k in _branches(size)) == value
+                    feasible = se.unit_counts_feasible(size - 1)
+                    whole &= pick(f(*k, size, nn, jj) for k in feasible) == value
+            entry[f"{extreme} over the examined branches k1 = 0, k1 = n1 - 1 (exact)"] = branch
+            entry[f"{extreme} over every feasible (k1, k2, k3) (context)"] = whole
+            right = right and branch
+        entry["status"] = "holds as printed" if right else "false"
+        out.append(entry)
+    return out
+
+
+@claim(
+    "liu2019s.s5.pooled_covariance_def2_cases",
+    source="§5 Def 2, term 1 at the corners (x_11, y_11)",
+    statement=r"\text{each displayed }k_1,k_2,k_3\text{ formula of term 1 at the four corners, "
+    r"its values at }k_1=0,\ k_1=n_1-1\text{ and its stated maxima and minima}",
+)
+def pooled_covariance_def2_cases() -> Verdict:
+    ev: dict[str, Any] = {}
+    broken: list[dict] = []
+    wrong: list[str] = []
+    for case in P.S5_TERM1_CASES:
+        a, b = case["corner"]
+        ref = se.pooled_covariance_term1_on_unit_corner(a, b)
+        lines, values = _term1_lines(case, ref), _term1_values(case, ref)
+        ev[f"(x_11, y_11) = {case['corner']}"] = {"lines": lines, "values": values}
+        broken += [e for e in lines if e["status"] != "holds as printed"]
+        wrong += [e["statement"] for e in values if e["status"] != "holds as printed"]
+    ev["reference"] = (
+        "term 1 of §5 Def 2 (Δ with the other cells' cross products W_xy = 0) derived on 0/1 "
+        "data of cell 1: record 1 at the corner, k1, k2, k3 the counts of the others"
+    )
+    ev["extrema"] = (
+        "like §3, the text examines k1 = 0 and k1 = n1 - 1 only; the extrema are checked over "
+        f"those branches for n1 = 2..{N1_MAX}, (n - J) - n1 in {GAPS} (exact); the extremum over "
+        "every feasible (k1, k2, k3) is shown for context"
+    )
+    reproduce = "dpcheck verify liu2019s.s5.pooled_covariance_def2_cases --format json"
+    if broken:
+        first = broken[0]
+        wit = first["as printed"]["witness"]
+        ev["first_broken_line"] = first["line"]
+        if wit is None:
+            ev["finding"] = f"{first['line']} was not reduced and no witness was found"
+            return Verdict(Status.INCONCLUSIVE, "exact comparison; no witness", ev)
+        ev["witness"] = wit
+        ev["finding"] = (
+            f"{first['line']} is false: on {data_text(wit['data'])} it gives "
+            f"{wit['printed line on the data']}, term 1 = {wit['difference from the definitions']}"
+        )
+        return Verdict(
+            Status.REFUTED,
+            "exact comparison with term 1 derived on the [0,1] corners; counterexample on a "
+            "0/1 data set in exact rationals",
+            ev,
+            reproduce=reproduce,
+            basis=[
+                step(
+                    Kind.ENUMERATION,
+                    f"{first['line']} evaluated literally in exact rationals differs from "
+                    "term 1 computed from the data",
+                    domain=data_text(wit["data"]),
+                )
+            ],
+        )
+    if wrong:
+        ev["finding"] = "wrong: " + ", ".join(wrong)
+        return Verdict(
+            Status.REFUTED,
+            "exact comparison of the stated values and extrema",
+            ev,
+            reproduce=reproduce,
+            basis=[
+                step(
+                    Kind.ENUMERATION,
+                    "exact comparison of the stated values: " + ", ".join(wrong),
+                    domain=f"n1 = 2..{N1_MAX}",
+                )
+            ],
+        )
+    ev["finding"] = (
+        "every displayed formula of term 1 at the four corners, every stated value and the "
+        "stated maxima and minima over the examined branches are right"
+    )
+    return Verdict(
+        Status.VERIFIED,
+        "formulas and values reduced exactly (symbolic n, J, n1); extrema over the examined "
+        f"branches by exhaustive exact evaluation, n1 = 2..{N1_MAX}",
+        ev,
+        reproduce=reproduce,
+        domain=f"formulas and values for every n, J, n1 >= 2; extrema for n1 = 2..{N1_MAX}",
+        basis=[
+            step(Kind.SYMBOLIC, "term-1 formulas and values reduced exactly, symbolic n, J, n1"),
+            step(
+                Kind.ENUMERATION,
+                "the stated extrema over the branches k1 = 0, k1 = n1 - 1, exact",
+                domain=f"n1 = 2..{N1_MAX}, (n - J) - n1 in {GAPS}",
+            ),
+        ],
+    )

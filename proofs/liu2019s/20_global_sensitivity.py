@@ -14,7 +14,7 @@ import sympy as sp
 
 from dpcheck.claims import sensitivity as gs
 from dpcheck.claims.lines import Item, check_lines
-from dpcheck.claims.model import Status, Verdict
+from dpcheck.claims.model import Kind, Status, Verdict, step
 from dpcheck.claims.registry import claim
 from dpcheck.enumeration.sensitivity import evaluate_statistic
 from dpcheck.enumeration.variance_range import max_sample_variance
@@ -90,6 +90,12 @@ def proportions_def1() -> Verdict:
 @claim("liu2019s.s1.proportions_def2", source="§1", statement=r"\delta_1(\mathbf p)=1/n\ (Def 2)")
 def proportions_def2() -> Verdict:
     v = _categorical("proportions", "remove")
+    rows = [
+        r
+        for k in CATEGORIES
+        for r in gs.compare_cases("proportions", "remove", gs.sizes(2, N_UNIVARIATE, categories=k))
+    ]
+    v.evidence["exact GS = 2 x printed at every case"] = all(r.exact == 2 * r.printed for r in rows)
     if v.status is Status.REFUTED:
         v.evidence["why"] = (
             "removing a record changes the denominator of every proportion, not one cell: "
@@ -106,6 +112,19 @@ def variance_def1() -> Verdict:
     )
 
 
+def _by_parity(rows: list[tuple[int, Fraction, Fraction]]) -> dict[str, object]:
+    """How the printed values compare with the exact ones, (size, exact, printed) rows:
+    the outcome counts, and whether it is exact / loose on every even / odd size."""
+    outcome = {r: "equal" if p == e else ("loose" if p > e else "wrong") for r, e, p in rows}
+    counts = {o: sum(1 for v in outcome.values() if v == o) for o in ("equal", "loose", "wrong")}
+    out: dict[str, object] = {"outcomes": counts}
+    for parity, name in ((0, "even"), (1, "odd")):
+        kinds = {outcome[r] for r, _, _ in rows if r % 2 == parity}
+        out[f"exact for every {name} size"] = kinds == {"equal"}
+        out[f"loose for every {name} size"] = kinds == {"loose"}
+    return out
+
+
 @claim(
     "liu2019s.s2.variance_def2_case1",
     source="§2",
@@ -113,11 +132,12 @@ def variance_def1() -> Verdict:
 )
 def variance_def2_case1() -> Verdict:
     """Case 1: x1 = mean of the others, |Δ| = s'²/(n-1) at the largest s'² of n-1 values."""
-    rows, bad = [], []
+    rows, bad, triples = [], [], []
     for n in range(3, N_UNIVARIATE + 1):
         exact = max_sample_variance(n - 1) / (n - 1)
-        printed = Fraction(1, 4 * n - 8)
+        printed = Fraction(str(P.S2_CASE1_SUP.expr.subs(P.n, n)))
         rows.append(f"n = {n}: exact {exact}, printed {printed}")
+        triples.append((n, exact, printed))
         if exact != printed:
             bad.append((n, exact, printed))
     evidence = {
@@ -125,6 +145,7 @@ def variance_def2_case1() -> Verdict:
         "largest s'^2 of m = n-1 values in [0, 1]": "floor(m/2) ceil(m/2)/(m(m-1)) "
         "(convexity: a vertex; Shiffler-Harsha's m/(4(m-1)) only for even m)",
         "table (unit bounds)": rows[:12],
+        "printed vs exact, by the parity of n": _by_parity(triples),
     }
     if bad:
         n, exact, printed = bad[0]
@@ -135,8 +156,14 @@ def variance_def2_case1() -> Verdict:
             "maximiser": f"the other n-1 = {n - 1} values split {(n - 1) // 2} at c0 and "
             f"{n - 1 - (n - 1) // 2} at c1, x1 = their mean",
         }
+        par = evidence["printed vs exact, by the parity of n"]
+        pattern = (
+            "exact for odd n, loose for even n"
+            if par["exact for every odd size"] and par["loose for every even size"]
+            else "not the exact maximum"
+        )
         evidence["finding"] = (
-            f"exact for odd n, loose for even n ({len(bad)} of {len(rows)} sizes); the GS is "
+            f"{pattern} ({len(bad)} of {len(rows)} sizes); the GS is "
             "unaffected (case 2, R^2/n, is larger for n >= 3)"
         )
         return Verdict(
@@ -144,8 +171,21 @@ def variance_def2_case1() -> Verdict:
             "exact maximum of the case by vertex counts (rationals), every n in the range",
             evidence,
             reproduce="dpcheck verify liu2019s.s2.variance_def2_case1 --format json",
+            basis=gs.vertex_steps(
+                f"case-1 maximum s'^2/(n-1) by vertex counts (exact) differs from R^2/(4n-8): "
+                f"{exact} vs {printed}",
+                f"n = {n}",
+            ),
         )
-    return Verdict(Status.VERIFIED, "exact, every n", evidence, domain=f"n = 3..{N_UNIVARIATE}")
+    return Verdict(
+        Status.VERIFIED,
+        "exact, every n",
+        evidence,
+        domain=f"n = 3..{N_UNIVARIATE}",
+        basis=gs.vertex_steps(
+            "case-1 maximum by vertex counts equals the printed value", f"n = 3..{N_UNIVARIATE}"
+        ),
+    )
 
 
 @claim(
@@ -200,7 +240,9 @@ def covariance_def2() -> Verdict:
         misses = []
         for n in range(3, N_BIVARIATE + 1):
             x = [tuple(map(Fraction, removed))] + [tuple(map(Fraction, other))] * (n - 1)
-            diff = abs(evaluate_statistic("covariance", x) - evaluate_statistic("covariance", x[1:]))
+            diff = abs(
+                evaluate_statistic("covariance", x) - evaluate_statistic("covariance", x[1:])
+            )
             if diff != Fraction(1, n):
                 misses.append(f"n = {n}: |s12 - s12'| = {diff}")
         attained[label] = "attains R1R2/n at every n" if not misses else "; ".join(misses[:3])
@@ -218,6 +260,13 @@ def covariance_def2() -> Verdict:
             value.method + "; each listed configuration evaluated exactly",
             value.evidence,
             reproduce="dpcheck verify liu2019s.s3.covariance_def2 --format json",
+            basis=[
+                step(
+                    Kind.ENUMERATION,
+                    f"the listed configuration(s) {missing} evaluated exactly do not attain R1R2/n",
+                    domain=f"n = 3..{N_BIVARIATE}",
+                )
+            ],
         )
     return value
 
@@ -239,7 +288,9 @@ POOLED_DOMAIN = "J = 2 with n_j in 2..6 and J = 3 with n_j in 2..4 (every layout
     statement=r"\delta_{s_p^2}=R^2(1-1/n_{\max})/(n-J)\ (Def 1)",
 )
 def pooled_variance_def1() -> Verdict:
-    return gs.gs_verdict("pooled_variance", "substitute", POOLED_LAYOUTS, POOLED_DOMAIN, scale="R^2")
+    return gs.gs_verdict(
+        "pooled_variance", "substitute", POOLED_LAYOUTS, POOLED_DOMAIN, scale="R^2"
+    )
 
 
 @claim(
@@ -274,16 +325,38 @@ def pooled_variance_def2() -> Verdict:
     statement=r"\delta=R_1R_2(1-1/n_{\max})/(n-J)\ (Def 1)",
 )
 def pooled_covariance_def1() -> Verdict:
-    v = gs.gs_verdict("pooled_covariance", "substitute", POOLED_LAYOUTS, POOLED_DOMAIN, scale="R1 R2")
+    v = gs.gs_verdict(
+        "pooled_covariance", "substitute", POOLED_LAYOUTS, POOLED_DOMAIN, scale="R1 R2"
+    )
+    line1, line2 = P.S5_DEF1_CHAIN
     _, steps = check_lines(
-        [Item(e) for e in P.S5_DEF1_CHAIN], se.POOLED_COVARIANCE_DEF1, se.COVP - se.COVPP, "pooledcov1"
+        [Item(line1), Item(line2, _READ_S5D1, _READ_S5D1_TEXT)],
+        se.POOLED_COVARIANCE_DEF1,
+        se.COVP - se.COVPP,
+        "pooledcov1",
+        exchange=_XY,
     )
     v.evidence["displayed steps of §5 Def 1"] = steps + [
-        {"note": "line 2 keeps the cell index j inside the cell-1 sums and an unprimed x in the "
-         "second sum, so it has no meaning as printed; read as cell 1 and x' it is the Def 1 "
-         "variance step of §4 with cross products"}
+        {
+            "note": "line 2 keeps the cell index j inside the cell-1 sums and an unprimed x in the "
+            "second sum, so it has no meaning as printed; read as cell 1 and x' it is the Def 1 "
+            "variance step of §4 with cross products (checked under that reading)"
+        }
     ]
     return v
+
+
+#: §5 Def 1 line 2 read as meant: the y factors of cell 1 (index j -> 1), x' in the second sum
+_READ_S5D1 = {
+    se.y[se.i, se.j]: se.y[se.i, 1],
+    se.ybar[se.j]: se.ybar[1],
+    se.yp[se.i, se.j]: se.yp[se.i, 1],
+    se.ybarp[se.j]: se.ybarp[1],
+    se.x[se.i, 1] - se.xbarp[1]: se.xp[se.i, 1] - se.xbarp[1],
+}
+_READ_S5D1_TEXT = (
+    "y_{ij}, \\bar{y}_j (and primed) read as cell 1; x_{i1} in the second sum as x'_{i1}"
+)
 
 
 @claim(
@@ -302,21 +375,102 @@ def pooled_covariance_def2() -> Verdict:
         for r in gs.compare_cases("pooled_covariance", "remove", cases, i)
         if r.outcome == "wrong"
     ]
+    calculus = _eq5_calculus(cases)
+    calculus_ok = all(v is True for k, v in calculus.items() if not k.startswith("lower end"))
     finding = (
         "eq (5) (maximised over the groups the record may leave) and the closed form are upper "
         "bounds at every layout checked"
         + (f", except {below}" if below else "")
         + "; eq (5) is the exact sensitivity only at some layouts, so 'max |Delta| is eq (5)' "
-        "does not hold in general. The maximisation of eq (5) over n1 (n1 = 2 sqrt(n-1-J), "
-        "giving the printed closed form) is correct calculus, and the paper itself says the "
-        "closed form is not exact."
+        "does not hold in general. "
+        + (
+            "The maximisation of eq (5) over n1 (n1 = 2 sqrt(n-1-J), giving the printed closed "
+            "form) is correct calculus, and the paper itself says the closed form is not exact."
+            if calculus_ok
+            else "The maximisation of eq (5) over n1 as printed does not check out (see "
+            "'eq (5) and its maximisation')."
+        )
     )
     v = gs.combine({"eq (5)": eq5, "closed form": closed}, finding)
+    sc = se.POOLED_COVARIANCE_DEF2
     _, steps = check_lines(
-        [Item(e) for e in P.S5_DEF2_CHAIN], se.POOLED_COVARIANCE_DEF2, se.COVP - se.COVPM, "pooledcov2"
+        [Item(e) for e in P.S5_DEF2_CHAIN], sc, se.COVP - se.COVPM, "pooledcov2", exchange=_XY
+    )
+    covpm = P.S5_DEF2_COVPM
+    steps.insert(
+        0,
+        {
+            "line": covpm.label,
+            "printed": covpm.latex,
+            "status": "holds as printed"
+            if se.is_zero(sc.interpret(covpm.expr) - sc.interpret(se.COVPM))
+            else "false",
+            "note": "the pooled covariance of x' (a definition; checked against the general one)",
+        },
     )
     v.evidence["displayed steps of §5 Def 2"] = steps
+    v.evidence["eq (5) and its maximisation"] = calculus
     return v
+
+
+#: the exchange of the two variables (x <-> y), a symmetry of the pooled covariance
+_XY = {
+    a: b
+    for u, w in (
+        (se.x, se.y),
+        (se.xp, se.yp),
+        (se.xbar, se.ybar),
+        (se.xbarp, se.ybarp),
+        (se.xbarm, se.ybarm),
+    )
+    for a, b in ((u, w), (w, u))
+}
+
+
+def _eq5_calculus(cases: list[gs.Case]) -> dict[str, bool]:
+    """eq (5), its maximiser n1 = 2 sqrt(n-1-J), the closed form and the printed range of Δ
+    (unit bounds), and the agreement of the sensitivity table with these transcriptions."""
+    n1, n, jj = se.nc[1], se.n, se.J
+    unit = {P.S5_EQ5.extra[k]: v for k, v in (("c10", 0), ("c11", 1), ("c20", 0), ("c21", 1))}
+    e5 = P.S5_EQ5.expr.subs(unit)
+    star = P.S5_N1_STAR.expr
+    closed = P.S5_DELTA_COVP.expr.subs(unit)
+    low, high = (e.subs(unit) for e in P.S5_DELTA_RANGE.expr)
+    k = sp.Symbol("k", positive=True)  # k = n - 1 - J > 0
+    second = sp.simplify(sp.diff(e5, n1, 2).subs(n1, star).subs(jj, n - 1 - k))
+    table = gs.PRINTED[("pooled_covariance", "remove")]
+    at = [
+        (c.n, len(c.groups or ()), gs.compare_cases("pooled_covariance", "remove", [c])[0])
+        for c in cases
+    ]
+    return {
+        "d/dn1 eq (5) = 0 at the printed n1": sp.simplify(sp.diff(e5, n1).subs(n1, star)) == 0,
+        "d^2/dn1^2 eq (5) < 0 there": bool(second.is_negative),
+        "eq (5) at the printed n1 = the printed closed form": sp.simplify(
+            e5.subs(n1, star) - closed
+        )
+        == 0,
+        "upper end of the printed range of Δ = eq (5)": sp.simplify(high - e5) == 0,
+        "lower end of the printed range of Δ = -eq (5)": sp.simplify(low + e5) == 0,
+        "the sensitivity table's eq (5) = this transcription, maximised over the eligible n1": all(
+            gs.compare_cases("pooled_covariance", "remove", [r.case])[0].printed
+            == max(e5.subs({n: nn, jj: j, n1: v}) for v in _eligible_sizes(r))
+            for nn, j, r in at
+        ),
+        "the sensitivity table's closed form = this transcription": all(
+            sp.simplify(
+                sp.sympify(table[1].normalised(nn, r.case.groups, None))
+                - closed.subs({n: nn, jj: j})
+            )
+            == 0
+            for nn, j, r in at
+        ),
+    }
+
+
+def _eligible_sizes(row: gs.Row) -> tuple[int, ...]:
+    groups = row.case.groups or ()
+    return tuple(groups[i] for i in row.result.changed_groups or range(len(groups)))
 
 
 @claim(
@@ -326,14 +480,26 @@ def pooled_covariance_def2() -> Verdict:
 )
 def shiffler_harsha() -> Verdict:
     """The sample variance is convex in the data, so its maximum over the box is at a vertex."""
-    rows, bad = [], []
+    rows, bad, triples = [], [], []
     for m in range(2, 61):
         exact = max_sample_variance(m)
-        printed = Fraction(m, 4 * (m - 1))
+        printed = Fraction(str(P.S2_SHIFFLER_HARSHA.expr.subs(P.m_values, m)))
         rows.append(f"m = {m}: exact {exact}, printed {printed}")
+        triples.append((m, exact, printed))
         if exact != printed:
             bad.append((m, exact, printed))
+    par = _by_parity(triples)
+    if not bad:
+        return Verdict(
+            Status.VERIFIED,
+            "convexity reduces the box to vertex counts; exact rationals for m = 2..60",
+            {"printed vs exact, by the parity of m": par, "finding": "exact for every m checked"},
+            reproduce="dpcheck verify liu2019s.shiffler_harsha --format json",
+            domain="m = 2..60",
+            basis=gs.vertex_steps("the printed value is the largest vertex variance", "m = 2..60"),
+        )
     m, exact, printed = bad[0]
+    as_stated = par["exact for every even size"] and par["loose for every odd size"]
     evidence = {
         "exact maximum": "floor(m/2) ceil(m/2) R^2/(m(m-1)): R^2 m/(4(m-1)) for even m, "
         "R^2 (m+1)/(4m) for odd m",
@@ -348,13 +514,21 @@ def shiffler_harsha() -> Verdict:
             "printed": str(printed),
             "maximiser": f"{m // 2} values at c0 and {m - m // 2} at c1",
         },
+        "printed vs exact, by the parity of m": par,
         "finding": "the printed value is attained for even m only; for odd m it is an upper "
         "bound that no data reach (used with m = n-1 in §2 and §4, it makes the case-1 and "
-        "case-2 maxima loose when n-1 is odd)",
+        "case-2 maxima loose when n-1 is odd)"
+        if as_stated
+        else f"the printed value is not the largest variance at {len(bad)} of {len(rows)} sizes "
+        f"(outcomes {par['outcomes']})",
     }
     return Verdict(
         Status.REFUTED,
         "convexity reduces the box to vertex counts; exact rationals for m = 2..60",
         evidence,
         reproduce="dpcheck verify liu2019s.shiffler_harsha --format json",
+        basis=gs.vertex_steps(
+            f"the largest vertex variance {exact} R^2 differs from the printed {printed} R^2",
+            f"m = {m}",
+        ),
     )

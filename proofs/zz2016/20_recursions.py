@@ -12,14 +12,44 @@ from fractions import Fraction
 
 import sympy as sp
 
-from dpcheck.claims.krand import chain_verdict
-from dpcheck.claims.model import Status, Verdict
+from dpcheck.claims import krand as ck
+from dpcheck.claims.model import WHOLE, Kind, Status, Verdict, step
 from dpcheck.claims.registry import claim
 from dpcheck.enumeration import krand as ek
 from dpcheck.papers import zz2016 as Z
 from dpcheck.symbolic import krand as sk
+from dpcheck.symbolic.krand import Fact
 
 ALL = "every n >= 1 and 0 < q < 1/2 (p = 1 - q, symbolic)"
+#: the grid on which :func:`dpcheck.claims.krand.check_chain` evaluates every line exactly
+GRID = (
+    f"n = 1..{ck.EXACT_N}, every m, s = -1..n+1, q in {{{', '.join(str(v) for v in ck.EXACT_QS)}}}"
+)
+
+
+def chain_verdict(claim_id: str, chains: list, **kw: object) -> Verdict:  # type: ignore[type-arg]
+    """:func:`dpcheck.claims.krand.chain_verdict`; when the chain is proved, the basis also
+    records that the generating function its symbolic route uses is the law of A_n(m)
+    (derived from the mechanism in this run) and the exact grid evaluation it runs for every
+    line (a second route)."""
+    verdict = ck.chain_verdict(claim_id, chains, **kw)  # type: ignore[arg-type]
+    if verdict.status is Status.PROVED:
+        verdict.with_steps(
+            *_facts_steps(sk.count_law_facts()),
+            step(
+                Kind.ENUMERATION,
+                "every displayed line equal to its left side on the exact laws at every grid point",
+                domain=GRID,
+            ),
+        )
+    return verdict
+
+
+def _facts_steps(facts: list[Fact]) -> list:  # type: ignore[type-arg]
+    return [
+        step(Kind(f.kind), f"{f.name}: {f.detail}", checked=f.holds, domain=f.domain or WHOLE)
+        for f in facts
+    ]
 
 
 @claim(
@@ -121,11 +151,43 @@ def pi_via_rho() -> Verdict:
     verdict.evidence["g' printed = derived"] = (
         "yes, for any p, q" if same else "yes, with p + q = 1" if same_pq else "no"
     )
+    increasing, why = sk.positive_on_lie_range(derived, positive=(sk.x,))
     if not (same or same_pq) and verdict.status is Status.PROVED:
+        at = {sk.x: sp.Integer(1), sk.q: sp.Rational(1, 4), sk.p: sp.Rational(3, 4)}
         verdict.status = Status.REFUTED
-        verdict.evidence["witness"] = {"g' derived": str(derived), "printed": Z.G_PRIME.latex}
+        verdict.evidence["witness"] = {
+            "g' derived": str(derived),
+            "printed": Z.G_PRIME.latex,
+            "at x = 1, q = 1/4": {
+                "derived": str(derived.subs(at)),
+                "printed": str(Z.G_PRIME.expr.subs(at)),
+            },
+        }
         verdict.evidence["finding"] = "the printed g' differs from the derivative of g"
+        verdict.basis = [
+            step(
+                Kind.ENUMERATION,
+                "the printed g' and the derivative of the printed g, exact",
+                checked=derived.subs(at) != Z.G_PRIME.expr.subs(at),
+                domain="x = 1, q = 1/4",
+            )
+        ]
     else:
+        verdict.with_steps(
+            step(
+                Kind.SYMBOLIC,
+                f"g'(x) = d/dx of the printed g = {derived}, equal to the "
+                "printed g' " + ("for any p, q" if same else "with p + q = 1") + " (SymPy)",
+                checked=same or same_pq,
+            ),
+            step(
+                Kind.SIGN,
+                f"g'(x) = {derived} > 0 for x > 0 and 0 < q < 1/2: {why}",
+                checked=increasing,
+            ),
+        )
+        if not increasing and verdict.status is Status.PROVED:
+            verdict.status = Status.INCONCLUSIVE
         verdict.evidence["finding"] += (
             f"; g'(x) = {derived} = (p - q)/(p + q x)^2 with p + q = 1, > 0 for 0 < q < 1/2, "
             "so g is increasing on x > 0"
@@ -165,28 +227,33 @@ def cdf_differences() -> Verdict:
     )
     if verdict.status is not Status.PROVED:
         return verdict
-    # the chains: each "smaller <= larger" gap as a combination of probabilities
-    gaps = {
-        Z.CDF_CHAINS[0].label: (
-            Z.CDF_CHAINS[0].expr,
-            (sk.p - sk.q) * sk.P(sk.n - 1, sk.m - 1, sk.s),
-        ),
-        Z.CDF_CHAINS[1].label: (
-            Z.CDF_CHAINS[1].expr,
-            sk.q * (sk.P(sk.n - 1, sk.m - 1, sk.s) + sk.P(sk.n - 1, sk.m - 1, sk.s + 1)),
-        ),
-        Z.CDF_CHAINS[2].label: (
-            Z.CDF_CHAINS[2].expr,
-            sk.q * (sk.P(sk.n - 1, sk.m - 1, sk.s - 1) + sk.P(sk.n - 1, sk.m - 1, sk.s)),
-        ),
-    }
+    # the chains: each "smaller <= larger" gap (as printed, Z.CDF_CHAINS) certified as a
+    # positive combination of probabilities of A_{n-1}(m-1)
+    P1 = lambda t: sk.P(sk.n - 1, sk.m - 1, t)  # noqa: E731
+    s_ = sk.s
+    candidates = [
+        [(sk.p - sk.q, P1(s_))],
+        [(sk.q, P1(s_)), (sk.q, P1(s_ + 1))],
+        [(sk.q, P1(s_ - 1)), (sk.q, P1(s_))],
+    ]
     chains = {}
-    for label, (gap, nonneg) in gaps.items():
-        pr = sk.prove(gap, nonneg)
-        chains[label] = f"gap = {nonneg} >= 0 ({pr.text()})" if pr.holds else "not reduced"
-        if not pr.holds:
+    facts: list[Fact] = []
+    for eq in Z.CDF_CHAINS:
+        found = None
+        for comb in candidates:
+            got = sk.certify(eq.expr, 1, comb, eq.label)
+            if got[0].holds:
+                found = got
+                break
+        found = found or sk.certify(eq.expr, 1, candidates[0], eq.label)
+        facts += found
+        ok = all(f.holds for f in found)
+        chains[eq.label] = (
+            f"{eq.latex}: gap = {found[0].detail.split(' = ', 1)[1]}" if ok else "not reduced"
+        )
+        if not ok:
             verdict.status = Status.INCONCLUSIVE
-    chains[Z.CDF_CHAINS[3].label] = "the same as chain 1a"
+    verdict.with_steps(*_facts_steps(facts))
     verdict.evidence["inequalities"] = chains
     verdict.evidence["finding"] += (
         "; the chains F_{n,m}(x) <= F_{n,m-1}(x) <= F_{n,m}(x+1) and F_{n,m-1}(x-1) <= "
@@ -247,6 +314,25 @@ def moments() -> Verdict:
                 e2 = sum(k * k * v for k, v in enumerate(law))
                 pq = (1 - qq) * qq
                 exact.append(e1 == nv * qq + mv * (1 - 2 * qq) and e2 - e1**2 == nv * pq)
+    facts = [
+        *sk.count_law_facts(),
+        Fact("mean", "symbolic", ok_mean, f"G'(1) = {mean} = the printed mean (SymPy, p = 1 - q)"),
+        Fact(
+            "variance",
+            "symbolic",
+            ok_var,
+            f"G''(1) + G'(1) - G'(1)² = {var} = the printed variance (SymPy, p = 1 - q)",
+        ),
+    ]
+    basis = [
+        *_facts_steps(facts),
+        step(
+            Kind.ENUMERATION,
+            "both moments of the exact laws as printed",
+            checked=all(exact),
+            domain="n = 1..8, every m, q in {1/4, 1/3}",
+        ),
+    ]
     ev = {
         "mean from G'(1)": str(mean),
         "variance from G''(1) + G'(1) - G'(1)^2": str(var),
@@ -261,7 +347,33 @@ def moments() -> Verdict:
             "z = 1; exact laws as a second route",
             ev,
             domain=f"{ALL}, 0 <= m <= n",
+            basis=basis,
         )
     ev["finding"] = "a printed moment differs from the derived one"
     ev["witness"] = {"mean": str(mean), "variance": str(var)}
-    return Verdict(Status.REFUTED, "moments from the generating function", ev)
+    bad = next(
+        (
+            (nv, mv, qq)
+            for qq in (Fraction(1, 4), Fraction(1, 3))
+            for nv in range(1, 9)
+            for mv in range(nv + 1)
+            if sk.evaluate(Z.MOMENTS["mean"].expr, nv, mv, 0, qq)
+            != sum(k * v for k, v in enumerate(ek.pmf(nv, mv, qq)))
+            or sk.evaluate(Z.MOMENTS["variance"].expr, nv, mv, 0, qq)
+            != sum(k * k * v for k, v in enumerate(ek.pmf(nv, mv, qq)))
+            - sum(k * v for k, v in enumerate(ek.pmf(nv, mv, qq))) ** 2
+        ),
+        None,
+    )
+    basis = _facts_steps(facts)
+    if bad is not None:
+        ev["witness"]["exact law"] = {"n": bad[0], "m": bad[1], "q": str(bad[2])}
+        basis.append(
+            step(
+                Kind.ENUMERATION,
+                "the printed moments and those of the exact law",
+                domain=f"n = {bad[0]}, m = {bad[1]}, q = {bad[2]}",
+            )
+        )
+        return Verdict(Status.REFUTED, "moments from the generating function", ev, basis=basis)
+    return Verdict(Status.INCONCLUSIVE, "moments from the generating function", ev, basis=basis)

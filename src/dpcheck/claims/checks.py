@@ -18,11 +18,11 @@ from typing import Any
 import mpmath
 import sympy as sp
 
-from dpcheck.claims.model import Status, Verdict
+from dpcheck.claims.model import Kind, Status, Step, Verdict, step
 from dpcheck.numeric import rigorous
 from dpcheck.symbolic import laws
-from dpcheck.symbolic.rational import is_identically_zero
-from dpcheck.symbolic.symbols import c0, c1, lam, s
+from dpcheck.symbolic.rational import is_identically_zero, to_rational
+from dpcheck.symbolic.symbols import c0, c1, lam, s, u0, u1
 
 F = Fraction
 Point = Mapping[sp.Symbol, Fraction]
@@ -95,26 +95,95 @@ def identity(
             "(rational form in t0, t1, e^-t0, e^-t1)",
             ev,
             domain=domain,
+            basis=[
+                step(
+                    Kind.SYMBOLIC,
+                    f"{lhs_name} - {rhs_name} reduced exactly to 0 "
+                    "(rational form in t0, t1, e^-t0, e^-t1)",
+                )
+            ],
         )
     if sp.simplify(diff) == 0:
         ev["finding"] = finding_equal or f"{lhs_name} = {rhs_name} identically"
         return Verdict(
-            Status.PROVED, "SymPy simplify reduces the difference to 0", ev, domain=domain
+            Status.PROVED,
+            "SymPy simplify reduces the difference to 0",
+            ev,
+            domain=domain,
+            basis=[step(Kind.SYMBOLIC, f"SymPy simplify reduced {lhs_name} - {rhs_name} to 0")],
         )
     hit = find_witness(diff, points if points is not None else mechanism_points())
     if hit is None:
         ev["finding"] = "not reduced to 0, and no witness found"
         return Verdict(
-            Status.INCONCLUSIVE, "symbolic reduction failed; witness search found none", ev
+            Status.INCONCLUSIVE,
+            "symbolic reduction failed; witness search found none",
+            ev,
+            basis=[
+                step(Kind.SYMBOLIC, "the difference did not reduce to 0", checked=False),
+                step(Kind.ENCLOSURE, "no point with a nonzero enclosure found", checked=False),
+            ],
         )
     point, _ = hit
     ev.update(witness_evidence(lhs, rhs, point, lhs_name, rhs_name))
+    ev["diagnosis"] = diagnose(lhs, rhs, normalise)
     ev["finding"] = finding_differs or (
         f"{lhs_name} != {rhs_name}: at {_short(point)} "
         f"{lhs_name} = {ev['witness'][lhs_name][:12]}, {rhs_name} = {ev['witness'][rhs_name][:12]}"
     )
     return Verdict(
-        Status.REFUTED, "counterexample confirmed in ball arithmetic (python-flint arb)", ev
+        Status.REFUTED,
+        "counterexample confirmed in ball arithmetic (python-flint arb)",
+        ev,
+        basis=[witness_step(f"{lhs_name} - {rhs_name}", point)],
+    )
+
+
+#: the reflection x -> -x of the setting: s -> -s, and the bounds exchange (c0 -> -c1, c1 -> -c0)
+MIRROR = {s: -s, c0: -c1, c1: -c0}
+
+
+def mirror_parity(expr: sp.Expr, normalise: bool = True) -> str:
+    """ "even" (unchanged by :data:`MIRROR`), "odd" (negated) or "neither" (not shown)."""
+    image = expr.xreplace(MIRROR)
+    if is_identically_zero(expr - image, normalise):
+        return "even"
+    if is_identically_zero(expr + image, normalise):
+        return "odd"
+    return "neither"
+
+
+def agrees_in_the_bulk(diff: sp.Expr, normalise: bool = True) -> bool | str:
+    """Does ``diff`` vanish once the terms in e^-t0 = e^{(c0-s)/λ} and e^-t1 = e^{(s-c1)/λ}
+    (the corrections the bounds make) are dropped?  "undecided" if that is not defined."""
+    rational, _ = to_rational(diff, normalise)
+    bulk = rational.subs({u0: 0, u1: 0})
+    if bulk.has(sp.zoo, sp.nan, sp.oo, -sp.oo):
+        return "undecided"
+    return sp.cancel(bulk) == 0
+
+
+def diagnose(line: sp.Expr, reference: sp.Expr, normalise: bool = True) -> dict[str, Any]:
+    """What a line that is not equal to ``reference`` still gets right: whether it has the
+    mirror symmetry of the reference, and whether it agrees with it away from the bounds
+    (the terms in e^{(c0-s)/λ}, e^{(s-c1)/λ} dropped).  Exact; evidence only."""
+    ref_parity, line_parity = mirror_parity(reference, normalise), mirror_parity(line, normalise)
+    return {
+        "mirror symmetry (s -> -s, c0 -> -c1, c1 -> -c0)": line_parity,
+        "same mirror symmetry as the reference": line_parity == ref_parity
+        and ref_parity != "neither",
+        "equals the reference once the e^{(c0-s)/lambda}, e^{(s-c1)/lambda} terms are dropped": (
+            agrees_in_the_bulk(line - reference, normalise)
+        ),
+    }
+
+
+def witness_step(what: str, point: Point) -> Step:
+    """The enclosure step of a counterexample: the arb ball of ``what`` excludes 0 at ``point``."""
+    return step(
+        Kind.ENCLOSURE,
+        f"the arb enclosure of {what} at the witness excludes 0",
+        domain=f"the point {_short(point)}",
     )
 
 
@@ -157,6 +226,8 @@ def chain(
     for i, (label, expr) in enumerate(lines):
         vs_ref = is_identically_zero(expr - reference, normalise)
         entry = {"line": label, "expr": str(expr), f"equals_{reference_name}": vs_ref}
+        if not vs_ref:
+            entry["diagnosis"] = diagnose(expr, reference, normalise)
         if i > 0:
             same = is_identically_zero(expr - lines[i - 1][1], normalise)
             entry["equals_previous"] = same
@@ -179,7 +250,22 @@ def chain(
                 "each line reduced exactly to the previous one",
                 {"finding": finding, "lines": steps},
                 domain=domain,
+                basis=[
+                    step(
+                        Kind.SYMBOLIC,
+                        f"each of the {len(lines)} lines reduced exactly to the line before, "
+                        f"and the last to the {reference_name} value",
+                    )
+                ],
             )
+        return Verdict(
+            Status.INCONCLUSIVE,
+            f"every step holds, but the chain does not end at the {reference_name} value",
+            {
+                "finding": f"the chain's lines agree but differ from the {reference_name} value",
+                "lines": steps,
+            },
+        )
     if first_break is None:
         return Verdict(
             Status.INCONCLUSIVE,
@@ -188,10 +274,18 @@ def chain(
         )
     label = lines[first_break][0]
     finding = f"first broken step: {label} (does not equal the line before)"
+    wit = steps[first_break]["witness"]["point"]
     return Verdict(
         Status.REFUTED,
         "line-by-line exact reduction; break confirmed in ball arithmetic",
         {"finding": finding, "first_broken_line": label, "lines": steps},
+        basis=[
+            step(
+                Kind.ENCLOSURE,
+                f"the arb enclosure of ({label}) - (the line before) excludes 0 at the witness",
+                domain="the point " + ", ".join(f"{k}={v}" for k, v in wit.items()),
+            )
+        ],
     )
 
 
@@ -271,9 +365,27 @@ def arguments_verdict(
     """
     ok = all(a[0] for a in arguments.values())
     ev: dict[str, Any] = {k: a[1] for k, a in arguments.items()}
+    basis = [s for name, (_, e) in arguments.items() for s in argument_steps(name, e)]
     if ok:
         ev["finding"] = finding
-        return Verdict(Status.PROVED, method, ev, domain=domain)
+        return Verdict(Status.PROVED, method, ev, domain=domain, basis=basis)
     open_ = [k for k, a in arguments.items() if not a[0]]
     ev["finding"] = "the argument did not close for: " + ", ".join(open_)
-    return Verdict(Status.INCONCLUSIVE, method, ev)
+    return Verdict(Status.INCONCLUSIVE, method, ev, basis=basis)
+
+
+def argument_steps(name: str, ev: dict[str, Any]) -> list[Step]:
+    """The basis steps of one :func:`separable_argument` (from its evidence): the exact
+    decomposition, and each sign fact, checked when :mod:`dpcheck.symbolic.signs` showed it."""
+    out = [
+        step(
+            Kind.SYMBOLIC,
+            f"{name} = {ev['decomposition']} exactly",
+            checked=bool(ev["decomposition exact"]),
+        )
+    ]
+    for key in ("G strictly decreasing on t > 0", "G > 0 on t > 0", "H > 0 on t > 0"):
+        if key in ev:
+            shown = ev[key] != "not shown"
+            out.append(step(Kind.SIGN, f"{name}: {key} (dpcheck.symbolic.signs)", checked=shown))
+    return out

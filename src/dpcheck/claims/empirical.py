@@ -36,7 +36,7 @@ from typing import Any
 
 import numpy as np
 
-from dpcheck.claims.model import Status, Verdict
+from dpcheck.claims.model import Kind, Status, Verdict, step
 from dpcheck.sampling import clopper_pearson
 
 Z = 6.0
@@ -161,14 +161,24 @@ def judge(
         f"alpha = {ALPHA:g} (coverage); a contradiction at the paper's size counts only when "
         "an independent run 20-100x larger contradicts the part too"
     )
+    basis = [
+        step(
+            Kind.MONTE_CARLO,
+            f"{len(first)} part(s) judged on the paper's run and a 20-100x larger "
+            f"confirmation run ({Z:g} MC standard errors; Clopper-Pearson at alpha = {ALPHA:g})",
+            domain=domain,
+        )
+    ]
     if contradicted:
         evidence["counterexample (confirmation run)"] = counterexamples
         evidence["finding"] = "contradicted, and confirmed on the larger run: " + "; ".join(
             f"{part} (e.g. {counterexamples[part][0]})" for part in contradicted
         )
-        return Verdict(Status.REFUTED, method, evidence, reproduce=reproduce)
+        return Verdict(Status.REFUTED, method, evidence, reproduce=reproduce, basis=basis)
     if open_:
         evidence["finding"] = "not settled by either run: " + "; ".join(open_)
-        return Verdict(Status.INCONCLUSIVE, method, evidence, reproduce=reproduce)
+        return Verdict(Status.INCONCLUSIVE, method, evidence, reproduce=reproduce, basis=basis)
     evidence["finding"] = "every part supported by the reproduced numbers"
-    return Verdict(Status.VERIFIED, method, evidence, reproduce=reproduce, domain=domain)
+    return Verdict(
+        Status.VERIFIED, method, evidence, reproduce=reproduce, domain=domain, basis=basis
+    )

@@ -17,7 +17,7 @@ from typing import Any
 
 import sympy as sp
 
-from dpcheck.claims.model import Status, Verdict
+from dpcheck.claims.model import Kind, Status, Verdict, step
 from dpcheck.papers.equation import Equation
 from dpcheck.symbolic import sensitivity as se
 
@@ -55,10 +55,53 @@ def symbolic(sc: se.Scenario, expr: sp.Expr, ref: sp.Expr) -> bool | None:
         return None
 
 
+def terms(expr: sp.Expr) -> list[sp.Expr]:
+    """The additive terms of a printed line, one product over a sum distributed:
+    ``(a + b)/(n - J)`` gives ``a/(n - J)`` and ``b/(n - J)``."""
+    if isinstance(expr, sp.Mul):
+        sums = [f for f in expr.args if isinstance(f, sp.Add)]
+        if len(sums) == 1:
+            rest = sp.Mul(*[f for f in expr.args if f is not sums[0]])
+            return [rest * t for t in sums[0].args]
+    return list(sp.Add.make_args(expr))
+
+
+def diagnose(
+    sc: se.Scenario,
+    expr: sp.Expr,
+    target: sp.Expr,
+    ref: sp.Expr,
+    exchange: Mapping[sp.Basic, sp.Basic] | None = None,
+) -> dict[str, Any]:
+    """What a false line still gets right (exact, in summary statistics; evidence only):
+    whether negating one of its terms makes it right, and whether it has the exchange
+    symmetry (e.g. x <-> y) that the derived value has."""
+    out: dict[str, Any] = {
+        "one term with the wrong sign": any(
+            symbolic(sc, expr - 2 * t, ref) is True for t in terms(expr)
+        )
+    }
+    if exchange:
+        ref_symmetric = symbolic(sc, target.xreplace(dict(exchange)), ref) is True
+        try:
+            line = sc.interpret(expr)
+        except se.NotExpressible:
+            line = None
+        line_symmetric = line is not None and symbolic(sc, expr.xreplace(dict(exchange)), line)
+        out["exchange symmetry of the derived value"] = ref_symmetric and line_symmetric is True
+    return out
+
+
 def check_lines(
-    items: Sequence[Item], sc: se.Scenario, target: sp.Expr, kind: str
+    items: Sequence[Item],
+    sc: se.Scenario,
+    target: sp.Expr,
+    kind: str,
+    exchange: Mapping[sp.Basic, sp.Basic] | None = None,
 ) -> tuple[sp.Expr, list[dict[str, Any]]]:
-    """Each item against the derived value of ``target`` in scenario ``sc``."""
+    """Each item against the derived value of ``target`` in scenario ``sc``; a line that
+    is not right as printed gets a :func:`diagnose` (``exchange``: a symmetry of ``target``
+    such as x <-> y, to test the line against)."""
     ref = sc.interpret(target)
     out = []
     for it in items:
@@ -68,6 +111,7 @@ def check_lines(
             entry["status"] = "holds as printed"
             out.append(entry)
             continue
+        entry["diagnosis"] = diagnose(sc, it.eq.expr, target, ref, exchange)
         wit = witness(it.eq.expr, kind)
         if wit is not None:
             entry["as printed"] = {"holds": False, "witness": wit}
@@ -141,6 +185,14 @@ def verdict_of_lines(
             refuted_method,
             ev,
             reproduce=f"dpcheck verify {claim_id} --format json",
+            basis=[
+                step(
+                    Kind.ENUMERATION,
+                    f"{first['line']} evaluated literally in exact rationals on a concrete case "
+                    "differs from the value computed from the definitions",
+                    domain=data_text(wit["data"]),
+                )
+            ],
         )
     if open_:
         ev["finding"] = "undecided: " + ", ".join(e["line"] for e in open_)
@@ -152,7 +204,8 @@ def verdict_of_lines(
         )
         domain += "; with the notation read as: " + "; ".join(sorted({e["reading"] for e in read}))
     ev["finding"] = finding
-    return Verdict(Status.PROVED, method, ev, domain=domain)
+    basis = [step(Kind.SYMBOLIC, f"{len(lines)} line(s): {method}")]
+    return Verdict(Status.PROVED, method, ev, domain=domain, basis=basis)
 
 
 def data_text(d: Mapping[str, Any]) -> str:
@@ -163,8 +216,10 @@ __all__ = [
     "Item",
     "check_lines",
     "data_text",
+    "diagnose",
     "model_agrees",
     "symbolic",
+    "terms",
     "verdict_of_lines",
     "witness",
 ]

@@ -1,4 +1,9 @@
-"""Verdict reports: table, json (the contract of DESIGN.md), md, tex."""
+"""Verdict reports: table, json (the contract of DESIGN.md), md, tex.
+
+Every format shows each claim's status; empirical verdicts (judged by Monte
+Carlo reproduction, :attr:`dpcheck.claims.model.Verdict.empirical`) are marked
+as such, and the summary line counts them apart from the deductive ones.
+"""
 
 from __future__ import annotations
 
@@ -6,7 +11,7 @@ import json
 from io import StringIO
 from typing import Any
 
-from dpcheck.claims.runner import Result, summary
+from dpcheck.claims.runner import Result, summary, summary_line, summary_text
 
 FORMATS = ("table", "json", "md", "tex")
 
@@ -25,7 +30,9 @@ def as_json_data(results: list[Result]) -> dict[str, Any]:
                 "source": r.claim.source,
                 "statement": r.claim.statement,
                 "status": v.status.value,
+                "empirical": v.empirical,
                 "method": v.method,
+                "basis": [st.as_dict(v.domain) for st in v.basis],
                 "evidence": evidence,
                 "reproduce": v.reproduce,
                 "seconds": v.seconds,
@@ -43,22 +50,32 @@ def _headline(r: Result) -> str:
     return str(r.verdict.evidence.get("finding", r.verdict.method))
 
 
+def status_text(r: Result) -> str:
+    """The status, with '(empirical)' for a verdict judged by Monte Carlo reproduction."""
+    return r.verdict.status.value + (" (empirical)" if r.verdict.empirical else "")
+
+
 def render_md(results: list[Result]) -> str:
+    return md_from_data(as_json_data(results))
+
+
+def md_from_data(data: dict[str, Any]) -> str:
+    """The markdown table and summary line from the JSON contract's data (also used to
+    regenerate the README's tables from a saved report, :mod:`dpcheck.readme`)."""
     out = StringIO()
     out.write("| id | source | status | finding | reproduce |\n| --- | --- | --- | --- | --- |\n")
-    for r in results:
+    for c in data["claims"]:
         cells = [
-            r.claim.id,
-            r.claim.source,
-            f"**{r.verdict.status.value}**",
-            _headline(r),
-            f"`{r.verdict.reproduce}`",
+            c["id"],
+            c["source"],
+            f"**{c['status']}**" + (" (empirical)" if c.get("empirical") else ""),
+            str(c["evidence"].get("finding", c["method"])),
+            f"`{c['reproduce']}`",
         ]
         out.write(
-            "| " + " | ".join(c.replace("|", "\\|").replace("\n", " ") for c in cells) + " |\n"
+            "| " + " | ".join(x.replace("|", "\\|").replace("\n", " ") for x in cells) + " |\n"
         )
-    counts = summary(results)
-    out.write("\n" + ", ".join(f"{k}: {v}" for k, v in counts.items()) + "\n")
+    out.write("\n" + summary_text(data["summary"]) + "\n")
     return out.getvalue()
 
 
@@ -84,13 +101,12 @@ def render_tex(results: list[Result]) -> str:
     for r in results:
         out.write(
             f"\\item[{_tex_escape(r.claim.id)}] ({_tex_escape(r.claim.source)}) "
-            f"\\textbf{{{r.verdict.status.value}}}. ${r.claim.statement}$\\\\\n"
+            f"\\textbf{{{status_text(r)}}}. ${r.claim.statement}$\\\\\n"
         )
         out.write(f"  {_tex_escape(_headline(r))}\\\\\n")
         out.write(f"  \\texttt{{{_tex_escape(r.verdict.reproduce)}}}\n")
     out.write("\\end{description}\n")
-    counts = summary(results)
-    out.write(_tex_escape(", ".join(f"{k}: {v}" for k, v in counts.items())) + "\n")
+    out.write(_tex_escape(summary_line(results)) + "\n")
     return out.getvalue()
 
 
@@ -107,13 +123,15 @@ def render_table(results: list[Result], width: int | None = None) -> str:
     for r in results:
         st = r.verdict.status.value
         table.add_row(
-            r.claim.id, f"[{style[st]}]{st}[/]", escape(_headline(r)), f"{r.verdict.seconds:.1f}"
+            r.claim.id,
+            f"[{style[st]}]{status_text(r)}[/]",
+            escape(_headline(r)),
+            f"{r.verdict.seconds:.1f}",
         )
     buf = StringIO()
     console = Console(file=buf, width=width or 160, force_terminal=False, color_system=None)
     console.print(table)
-    counts = summary(results)
-    console.print(", ".join(f"{k}: {v}" for k, v in counts.items()))
+    console.print(summary_line(results))
     return buf.getvalue()
 
 

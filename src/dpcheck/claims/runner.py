@@ -7,8 +7,10 @@ import time
 import traceback
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from typing import Any
 
 from dpcheck.claims.model import SETTLED, Claim, Status, Verdict
+from dpcheck.claims.rules import enforce
 from dpcheck.errors import InputError
 
 
@@ -43,7 +45,10 @@ def select(claims: list[Claim], patterns: Iterable[str]) -> list[Claim]:
 
 
 def run_one(claim: Claim) -> Result:
-    """Run a claim's check; a crash becomes an inconclusive verdict with the error."""
+    """Run a claim's check; a crash becomes an inconclusive verdict with the error.
+
+    The verdict table is enforced here, on every verdict (:func:`dpcheck.claims.rules.enforce`).
+    """
     start = time.perf_counter()
     try:
         verdict = claim.check()
@@ -57,6 +62,16 @@ def run_one(claim: Claim) -> Result:
                 "traceback": traceback.format_exc(limit=4),
             },
         )
+    if not isinstance(verdict, Verdict):
+        verdict = Verdict(
+            Status.INCONCLUSIVE,
+            "crashed",
+            {
+                "crashed": True,
+                "error": f"the check returned {type(verdict).__name__}, not a Verdict",
+            },
+        )
+    enforce(verdict)
     verdict.seconds = round(time.perf_counter() - start, 3)
     if not verdict.reproduce:
         verdict.reproduce = f"dpcheck verify {claim.id}"
@@ -73,12 +88,30 @@ def run(claims: list[Claim], progress: Callable[[Claim], None] | None = None) ->
     return results
 
 
-def summary(results: list[Result]) -> dict[str, int]:
-    """Count of each status (all four always present)."""
-    counts = {s.value: 0 for s in Status}
+def summary(results: list[Result]) -> dict[str, Any]:
+    """Count of each status over the deductive verdicts (all four always present), and
+    under ``"empirical"`` the same counts for the empirical (Monte Carlo) verdicts."""
+    counts: dict[str, Any] = {s.value: 0 for s in Status}
+    empirical = {s.value: 0 for s in Status}
     for r in results:
-        counts[r.verdict.status.value] += 1
+        (empirical if r.verdict.empirical else counts)[r.verdict.status.value] += 1
+    counts["empirical"] = empirical
     return counts
+
+
+def summary_line(results: list[Result]) -> str:
+    """The summary as one line: deductive counts, then the empirical ones apart."""
+    return summary_text(summary(results))
+
+
+def summary_text(counts: dict[str, Any]) -> str:
+    """:func:`summary`'s counts as one line."""
+    counts = dict(counts)
+    emp = counts.pop("empirical", {})
+    line = ", ".join(f"{k}: {v}" for k, v in counts.items())
+    if any(emp.values()):
+        line += "; empirical (Monte Carlo): " + ", ".join(f"{k}: {v}" for k, v in emp.items() if v)
+    return line
 
 
 def exit_code(results: list[Result]) -> int:

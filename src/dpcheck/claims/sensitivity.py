@@ -18,9 +18,9 @@ from functools import cache
 from itertools import combinations_with_replacement
 from typing import Any
 
-from dpcheck.claims.model import Status, Verdict
+from dpcheck.claims.model import Kind, Status, Step, Verdict, merged_basis, step
 from dpcheck.enumeration.sensitivity import SensitivityResult, exact_sensitivity
-from dpcheck.papers.liu2019s_sensitivity import PRINTED, compare
+from dpcheck.papers.liu2019s_sensitivity import PRINTED, Printed, compare
 
 
 @dataclass(frozen=True)
@@ -96,6 +96,15 @@ def _tuple(v: tuple) -> str:
     return "(" + ", ".join(str(e) if not isinstance(e, tuple) else _tuple(e) for e in v) + ")"
 
 
+def _positive(value: Any) -> bool:
+    """A sensitivity must be > 0 (exact: Fractions, or SymPy's sign of a closed form)."""
+    import sympy
+
+    if isinstance(value, sympy.Basic):
+        return bool(value.is_positive)
+    return bool(value > 0)
+
+
 @dataclass(frozen=True)
 class Row:
     case: Case
@@ -106,10 +115,15 @@ class Row:
 
 
 def compare_cases(
-    stat: str, neighbours: str, cases: Iterable[Case], printed_index: int = 0
+    stat: str,
+    neighbours: str,
+    cases: Iterable[Case],
+    printed_index: int = 0,
+    printed: Printed | None = None,
 ) -> list[Row]:
-    """Exact vs printed at every case."""
-    printed = PRINTED[(stat, neighbours)][printed_index]
+    """Exact vs printed at every case (``printed``: a formula other than the supplement's
+    ``PRINTED[(stat, neighbours)][printed_index]``, e.g. the main text's own)."""
+    printed = printed or PRINTED[(stat, neighbours)][printed_index]
     rows = []
     for case in cases:
         result = _exact(stat, neighbours, case)
@@ -125,20 +139,23 @@ def gs_verdict(
     domain: str,
     printed_index: int = 0,
     scale: str = "",
+    printed: Printed | None = None,
 ) -> Verdict:
-    """Verified on ``domain`` if the printed formula is exact at every case, else refuted."""
-    printed = PRINTED[(stat, neighbours)][printed_index]
-    rows = compare_cases(stat, neighbours, cases, printed_index)
+    """Verified on ``domain`` if the printed formula is exact at every case, else refuted.
+
+    ``printed`` replaces the supplement's formula (see :func:`compare_cases`)."""
+    printed = printed or PRINTED[(stat, neighbours)][printed_index]
+    rows = compare_cases(stat, neighbours, cases, printed_index, printed)
     outcomes = {o: sum(1 for r in rows if r.outcome == o) for o in ("equal", "loose", "wrong")}
+    positive = all(_positive(r.printed) for r in rows)
     evidence: dict[str, Any] = {
         "printed": f"{printed.text}  ({printed.where})",
         "exact method": rows[0].result.method if rows else "",
         "cases checked": len(rows),
         "domain": domain,
         "outcomes": outcomes,
-        "table (unit bounds; times "
-        + (scale or "1")
-        + ")": [
+        "printed > 0 at every case": positive,
+        "table (unit bounds; times " + (scale or "1") + ")": [
             f"{r.case.describe()}: exact {r.exact}, printed {r.printed} -> {r.outcome}"
             for r in rows[:40]
         ],
@@ -167,6 +184,14 @@ def gs_verdict(
             "with the printed formula",
             evidence,
             reproduce=command(stat, neighbours, first.case),
+            basis=[
+                step(
+                    Kind.ENUMERATION,
+                    f"exact {stat} sensitivity ({neighbours}) in rationals differs from the "
+                    f"printed formula ({first.outcome})",
+                    domain=first.case.describe(),
+                )
+            ],
         )
     if undecided:
         evidence["undecided"] = [r.case.describe() for r in undecided]
@@ -178,7 +203,32 @@ def gs_verdict(
         evidence,
         reproduce=command(stat, neighbours, cases[-1]),
         domain=domain,
+        basis=[
+            step(
+                Kind.ENUMERATION,
+                f"exact {stat} sensitivity ({neighbours}) in rationals equals the printed "
+                f"formula at each of {len(rows)} cases",
+                domain=domain,
+            )
+        ],
     )
+
+
+def vertex_steps(what: str, domain: str) -> list[Step]:
+    """The basis of an exact maximum of a sample variance over a box by vertex counts: the
+    convexity step (checked symbolically) and the exact enumeration of vertex counts."""
+    from dpcheck.enumeration.variance_range import hessian_is_projection
+
+    return [
+        step(
+            Kind.SYMBOLIC,
+            "the sample variance's Hessian 2/(m-1)(I - J/m) is a scaled projection "
+            "((I - J/m)² = I - J/m with J² = mJ, symbolic m): convex, so a box maximum is at a "
+            "vertex, fixed by the count of values at the upper end",
+            checked=hessian_is_projection(),
+        ),
+        step(Kind.ENUMERATION, what, domain=domain),
+    ]
 
 
 def combine(parts: dict[str, Verdict], finding: str = "") -> Verdict:
@@ -187,6 +237,7 @@ def combine(parts: dict[str, Verdict], finding: str = "") -> Verdict:
         k: {"status": v.status.value, **v.evidence} for k, v in parts.items()
     }
     refuted = [k for k, v in parts.items() if v.status is Status.REFUTED]
+    basis = merged_basis(parts)
     evidence["finding"] = finding or "; ".join(
         f"{k}: {v.evidence.get('finding', v.status.value)}" for k, v in parts.items()
     )
@@ -197,14 +248,22 @@ def combine(parts: dict[str, Verdict], finding: str = "") -> Verdict:
             f"refuted for {', '.join(refuted)}: " + first.method,
             evidence,
             reproduce=first.reproduce,
+            basis=merged_basis({refuted[0]: first}),
         )
     if all(v.status is Status.VERIFIED for v in parts.values()):
         domain = "; ".join(f"{k}: {v.domain}" for k, v in parts.items())
         last = list(parts.values())[-1]
-        return Verdict(Status.VERIFIED, last.method, evidence, last.reproduce, domain)
-    return Verdict(Status.INCONCLUSIVE, "some part undecided", evidence)
+        return Verdict(Status.VERIFIED, last.method, evidence, last.reproduce, domain, basis=basis)
+    return Verdict(Status.INCONCLUSIVE, "some part undecided", evidence, basis=basis)
 
 
 __all__ = [
     "PRINTED",
-    "Case", "combine", "command", "compare_cases", "gs_verdict", "layouts", "sizes"]
+    "Case",
+    "combine",
+    "command",
+    "compare_cases",
+    "gs_verdict",
+    "layouts",
+    "sizes",
+]

@@ -14,6 +14,18 @@ from __future__ import annotations
 from fractions import Fraction
 
 
+def hessian_is_projection() -> bool:
+    """The Hessian of the sample variance, 2/(m-1)·(I - J/m) (J the all-ones matrix), is a
+    scaled orthogonal projection: with J² = mJ, (I - J/m)² = I - J/m, checked for symbolic m.
+    A projection is positive semidefinite, so the variance is convex and its maximum over a
+    box is at a vertex."""
+    import sympy as sp
+
+    m, J = sp.symbols("m J", positive=True)
+    square = sp.expand((1 - J / m) ** 2).subs(J**2, m * J)
+    return sp.simplify(square - (1 - J / m)) == 0
+
+
 def variance_at_vertex(m: int, k: int) -> Fraction:
     """Sample variance of k values at 1 and m - k at 0 (units of R²)."""
     mean = Fraction(k, m)
@@ -27,4 +39,4 @@ def max_sample_variance(m: int) -> Fraction:
     return variance_at_vertex(m, m // 2)
 
 
-__all__ = ["max_sample_variance", "variance_at_vertex"]
+__all__ = ["hessian_is_projection", "max_sample_variance", "variance_at_vertex"]

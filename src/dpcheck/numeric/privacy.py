@@ -7,6 +7,9 @@
   of Holohan et al. (2018) b = Δ/(ε - log ΔC(b)); the loss is proved strictly
   decreasing in λ (:func:`dpcheck.symbolic.privacy.loss_decreasing_in_scale`),
   so the root is unique and bisection finds it;
+* :func:`certify_loss` decides loss(λ) <= ε rigorously (arb enclosure, exact symbolic
+  equality when the enclosure touches ε); :func:`round_up` prints a scale or a loss
+  rounded towards the safe side, so a printed privacy number is never understated;
 * :func:`brute_force_loss` is an independent route: it never uses the
   derivation, only the Laplace density, with the truncated normaliser and the
   BIT point masses computed by quadrature, and maximises the log ratio over a
@@ -89,13 +92,98 @@ def privacy_loss(
     return mp.adaptive(_compiled(mechanism, bool(wide)), args, dps, what="privacy loss")
 
 
+def round_up(value: mpf | Fraction, digits: int) -> Fraction:
+    """The smallest decimal with ``digits`` significant digits that is >= ``value`` (> 0)."""
+    if isinstance(value, mpf):
+        man, exp = int(value.man), int(value.exp)
+        value = Fraction(man) * Fraction(2) ** exp
+    if value <= 0:
+        raise ValueError(f"round_up needs a positive value, got {value}")
+    e = len(str(value.numerator // value.denominator)) - 1 if value >= 1 else 0
+    if value < 1:
+        e = -1
+        while value * Fraction(10) ** (-e) < 1:
+            e -= 1
+    unit = Fraction(10) ** (e - digits + 1)
+    return -((-value) // unit) * unit
+
+
+def decimal(value: Fraction, digits: int) -> str:
+    """A decimal (exactly representable, as :func:`round_up` returns) as a plain string."""
+    with mpmath.workdps(digits + 10):
+        return mpmath.nstr(mpmath.mpf(value.numerator) / value.denominator, digits)
+
+
+def _loss_expr(mechanism: str, sensitivity: Fraction, lower: Fraction, upper: Fraction) -> sp.Expr:
+    worst = sym.worst_case(mechanism)
+    return worst.loss_wide if sensitivity >= upper - lower else worst.loss
+
+
+def loss_upper(
+    mechanism: str,
+    sensitivity: Fraction,
+    lower: Fraction,
+    upper: Fraction,
+    scale: Fraction,
+    digits: int = 30,
+) -> Fraction:
+    """A certified upper bound on the worst-case loss at ``scale``: the arb enclosure's upper
+    end, rounded up to ``digits`` significant digits."""
+    import flint
+
+    from dpcheck.numeric.rigorous import arb_eval
+
+    env = {delta1: sensitivity, c0: lower, c1: upper, lam: scale}
+    enc = arb_eval(_loss_expr(mechanism, sensitivity, lower, upper), env, dps=digits + 15)
+    old = flint.ctx.dps
+    flint.ctx.dps = digits + 15  # the upper end at the enclosure's own precision
+    try:
+        man, exp = enc.upper().man_exp()
+    finally:
+        flint.ctx.dps = old
+    return round_up(Fraction(int(man)) * Fraction(2) ** int(exp), digits)
+
+
+def certify_loss(
+    mechanism: str, setting: Setting, scale: Fraction, target: Fraction | None = None
+) -> bool | None:
+    """Whether loss(``scale``) <= ``target`` (default ε), decided rigorously: True or False
+    from an arb enclosure that excludes ``target``, else by exact symbolic equality (BIT's
+    loss min(Δ, R)/λ equals ε at λ = Δ/ε exactly); None when neither settles it."""
+    from dpcheck.numeric.rigorous import arb_eval
+
+    target = setting.epsilon if target is None else target
+    expr = _loss_expr(mechanism, setting.sensitivity, setting.lower, setting.upper)
+    env = {delta1: setting.sensitivity, c0: setting.lower, c1: setting.upper, lam: scale}
+    diff = arb_eval(expr - sp.Rational(target.numerator, target.denominator), env, dps=60)
+    if diff < 0:
+        return True
+    if diff > 0:
+        return False
+    exact = sp.simplify(
+        expr.subs({k: sp.Rational(v.numerator, v.denominator) for k, v in env.items()})
+        - sp.Rational(target.numerator, target.denominator)
+    )
+    return True if exact == 0 else None
+
+
+def certified_calibration(mechanism: str, setting: Setting, dps: int = 30) -> Fraction:
+    """:func:`calibrated_scale` rounded up to ``dps`` digits and confirmed in arb to give
+    loss <= ε (nudged up by one unit in the last digit until it is): a scale that is safe,
+    and at most a few units in the last printed digit above the smallest safe scale."""
+    scale = round_up(calibrated_scale(mechanism, setting, dps), dps)
+    for _ in range(20):
+        if certify_loss(mechanism, setting, scale):
+            return scale
+        scale = round_up(scale * (1 + Fraction(1, 10**dps)), dps)
+    raise RuntimeError("the calibrated scale could not be confirmed in arb")  # pragma: no cover
+
+
 def calibrated_scale(mechanism: str, setting: Setting, dps: int = 30) -> mpf:
     """The smallest λ with worst-case loss <= ε (Holohan et al. 2018 for 'truncated')."""
     with mpmath.workdps(dps + 20):
         target = mp._mpf(setting.epsilon)
-    return scale_for_loss(
-        mechanism, setting.sensitivity, setting.lower, setting.upper, target, dps
-    )
+    return scale_for_loss(mechanism, setting.sensitivity, setting.lower, setting.upper, target, dps)
 
 
 def scale_for_loss(
@@ -237,17 +325,18 @@ def summary(
     if scale is not None and not scale > 0:
         raise InputError(f"scale={scale} must be positive")
     used = setting.naive_scale if scale is None else scale
-    loss = privacy_loss(mechanism, setting.sensitivity, setting.lower, setting.upper, used, dps)
-    calibrated = calibrated_scale(mechanism, setting, dps)
+    args = (mechanism, setting.sensitivity, setting.lower, setting.upper)
+    loss = privacy_loss(*args, used, dps)
+    loss_up = loss_upper(*args, used, dps)
+    calibrated = certified_calibration(mechanism, setting, dps)
     eps = mp._mpf(setting.epsilon)
-    at_calibrated = privacy_loss(
-        mechanism, setting.sensitivity, setting.lower, setting.upper, calibrated, dps
-    )
+    at_calibrated = privacy_loss(*args, calibrated, dps)
+    dp_here = certify_loss(mechanism, setting, used)
     cost = []
     midpoint = (setting.lower + setting.upper) / 2
     for label, s in (("s = c0", setting.lower), ("s = midpoint", midpoint)):
         b0, m0 = _bias_mse(mechanism, s, setting, used, dps)
-        b1, m1 = _bias_mse(mechanism, s, setting, calibrated, dps)
+        b1, m1 = _bias_mse(mechanism, s, setting, mp._mpf(calibrated), dps)
         cost.append(
             {
                 "at": label,
@@ -267,13 +356,19 @@ def summary(
         "R/sensitivity": str(setting.width / setting.sensitivity),
         "scale": str(used),
         "scale source": "naive delta1/epsilon (Definition 2)" if scale is None else "given",
-        "loss": _s(loss, dps),
+        "loss": decimal(loss_up, dps),
+        "loss kind": f"exact worst-case loss (derived closed form), rounded up to {dps} digits"
+        " from its arb enclosure",
         "loss/epsilon": _s(loss / eps),
-        "epsilon-DP at this scale": bool(loss <= eps * (1 + mpmath.mpf(10) ** (5 - dps))),
+        "epsilon-DP at this scale": "undecided" if dp_here is None else dp_here,
+        "epsilon-DP decided by": "arb enclosure of loss - epsilon (exact equality if it touches 0)",
         "attained at": attained(mechanism, setting),
-        "calibrated scale": _s(calibrated, dps),
-        "calibrated/scale": _s(calibrated / mp._mpf(used)),
-        "loss at calibrated scale": _s(at_calibrated, dps),
+        "calibrated scale": decimal(calibrated, dps),
+        "calibrated scale kind": "upper bound on the smallest epsilon-DP scale: rounded up to "
+        f"{dps} digits, loss <= epsilon there confirmed in arb",
+        "calibrated/scale": _s(mp._mpf(calibrated) / mp._mpf(used)),
+        "loss at calibrated scale": _s(at_calibrated, dps - 5),
+        "loss <= epsilon at calibrated scale (arb)": True,
         "cost": cost,
     }
     if brute_force:

@@ -81,6 +81,7 @@ __all__ = [
     "APPB_TRUNC_MSE_DECOMPOSITION",
     "APPB_TRUNC_SECOND_MOMENT",
     "EQ2_SCALE",
+    "SEC22_SD_SQRT",
     "EQ2_SCALE_JOURNAL",
     "EQ3_GG_DENSITY",
     "EQ3_GG_DENSITY_JOURNAL",
@@ -190,6 +191,17 @@ INTRO_VARIANCE_BOUNDS = Equation(
 # ---------------------------------------------------------------------------
 # §2.2 eqs (2), (3)
 # ---------------------------------------------------------------------------
+
+SEC22_SD_SQRT = Equation(
+    label="§2.2, the standard deviation's sensitivity the paper warns against",
+    source=_src("§2.2, in-line", 54, 69),
+    latex=r"\sqrt{(c_1 - c_0)^2 n^{-1}}",
+    expr=sp.sqrt(R**2 * n**-1),
+    note=(
+        "Printed as what δ_1 of the sample standard deviation 'cannot be simply calculated "
+        "as'; R stands for c1 - c0. " + _SAME
+    ),
+)
 
 EQ2_SCALE = Equation(
     label="eq (2), Laplace scale",
@@ -1219,6 +1231,7 @@ APPB_BIT_MSE_CHAIN: list[Equation] = [
 ALL: dict[str, Equation | list[Equation] | dict[str, Equation]] = {
     "INTRO_VARIANCE_BOUNDS": INTRO_VARIANCE_BOUNDS,
     "EQ2_SCALE": EQ2_SCALE,
+    "SEC22_SD_SQRT": SEC22_SD_SQRT,
     "EQ2_SCALE_JOURNAL": EQ2_SCALE_JOURNAL,
     "EQ3_GG_DENSITY": EQ3_GG_DENSITY,
     "EQ3_GG_DENSITY_JOURNAL": EQ3_GG_DENSITY_JOURNAL,

@@ -82,6 +82,8 @@ __all__ = [
     "S2_DEF2_LHS",
     "S2_DEF2_CHAIN",
     "S2_DEF2_RESULT_001",
+    "S2_SHIFFLER_HARSHA",
+    "S2_CASE1_SUP",
     "S3_DEF1_LHS",
     "S3_DEF1_CHAIN",
     "S3_DEF1_INLINE",
@@ -299,6 +301,30 @@ S2_DEF2_RESULT_001 = Equation(
         "001's form of the result (the one CLAIMS.md quotes), printed many times over; "
         "LaTeX as printed in 001. The last copy is truncated and has x_- for \\bar{x}_-."
     ),
+)
+
+# The two case maxima of §2 Def 2, in units of R^2 = (c1 - c0)^2 (R = 1); m = n - 1 values.
+m_values = sp.Symbol("m", positive=True, integer=True)
+
+S2_SHIFFLER_HARSHA = Equation(
+    label="§2 Def 2, case 1: the largest variance of n - 1 values (Shiffler and Harsha 1980)",
+    source=_src("§2 Def 2, case 1", 38, 406),
+    latex=r"s'^2 = (c_1 - c_0)^2\frac{n-1}{4(n-2)}",
+    expr=(m_values + 1 - 1) / (4 * (m_values + 1 - 2)),
+    note=(
+        "printed for m = n - 1 values as (n-1)/(4(n-2)) R^2; expr is in m (n = m + 1), units "
+        "of R^2. Also §4 and the main text (000 line 16: n R^2/(4(n-1)) for n values). "
+        + _SAME
+    ),
+)
+
+S2_CASE1_SUP = Equation(
+    label="§2 Def 2, case 1: sup |s^2 - s'^2|",
+    source=_src("§2 Def 2, case 1", 38, 406),
+    latex=r"\sup_{\mathbf{x},\mathbf{x}':\Delta(\mathbf{x},\mathbf{x}')=1}|s^2 - s'^2|"
+    r" = (c_1 - c_0)^2/(4n-8)",
+    expr=1 / (4 * n - 8),
+    note="units of R^2 = (c1 - c0)^2. " + _SAME,
 )
 
 # ===========================================================================
@@ -1231,6 +1257,8 @@ ALL: dict[str, object] = {
     "S2_DEF2_LHS": S2_DEF2_LHS,
     "S2_DEF2_CHAIN": S2_DEF2_CHAIN,
     "S2_DEF2_RESULT_001": S2_DEF2_RESULT_001,
+    "S2_SHIFFLER_HARSHA": S2_SHIFFLER_HARSHA,
+    "S2_CASE1_SUP": S2_CASE1_SUP,
     "S3_DEF1_LHS": S3_DEF1_LHS,
     "S3_DEF1_CHAIN": S3_DEF1_CHAIN,
     "S3_DEF1_INLINE": S3_DEF1_INLINE,

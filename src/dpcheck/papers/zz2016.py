@@ -36,6 +36,40 @@ BIT_PMF = _eq(
     (1 - q) ** (L - d) * q**d,
 )
 RR_Q = _eq("§2.1 Remark", r"q = f/2", f / 2)
+#: eq (2.1), its summand: P[A(x) = s] = Σ over the synthetic collections y with Φ(y) = s
+EQ2_1 = _eq(
+    "(2.1)",
+    r"\mathsf{P}[A(\mathbf{x}) = \mathbf{s}] = \sum_{\mathbf{y}: \Phi(\mathbf{y}) = s} "
+    r"p^{nL - \delta(\mathbf{x}, \mathbf{y})} \cdot q^{\delta(\mathbf{x}, \mathbf{y})}",
+    p ** (n * L - d) * q**d,
+    note="the summand, with δ = δ(x, y) read as the sum of the users' Hamming distances (the "
+    "note defines δ for vectors only) and p = 1 - q",
+)
+
+# --------------------------------------------------------------------------- §3
+#: eq (3.1), both printed forms, over the 2^L reports d_j (j = 1..K): W_XP[j] = P[A(x_1') =
+#: i_j] = P[R(x_1') = d_j], W_X[j] = P[A(x_1) = i_j], B3[j] = P[A(x~) = s - i_j]
+J3 = sp.Symbol("j", integer=True, positive=True)
+K3 = sp.Symbol("K", integer=True, positive=True)  # 2^L
+W_XP, W_X, B3 = (sp.IndexedBase(x) for x in ("P[R(x_1')=d]", "P[R(x_1)=d]", "P[A(x~)=s-i]"))
+EQ3_1 = [
+    _eq(
+        "(3.1) first form",
+        r"\frac{\sum_{j=1}^{2^L} P[A(x_1') = \mathbf{i}_j] P[A(\tilde{\mathbf{x}}) = "
+        r"\mathbf{s} - \mathbf{i}_j]}{\sum_{j=1}^{2^L} P[A(x_1') = \mathbf{i}_j] "
+        r"P[A(\tilde{\mathbf{x}}) = \mathbf{s} - \mathbf{i}_j]}",
+        sp.Sum(W_XP[J3] * B3[J3], (J3, 1, K3)) / sp.Sum(W_XP[J3] * B3[J3], (J3, 1, K3)),
+        note="as printed; numerator and denominator are the same sum, so it is 1",
+    ),
+    _eq(
+        "(3.1) second form",
+        r"\frac{\sum_{j=1}^{2^L} P[R(x_1') = d_j] P[A(\tilde{\mathbf{x}}) = \mathbf{s} - "
+        r"\mathbf{i}_j]}{\sum_{j=1}^{2^L} P[A(x_1) = \mathbf{i}_j] P[A(\tilde{\mathbf{x}}) = "
+        r"\mathbf{s} - \mathbf{i}_j]}",
+        sp.Sum(W_XP[J3] * B3[J3], (J3, 1, K3)) / sp.Sum(W_X[J3] * B3[J3], (J3, 1, K3)),
+        note="P[R(x_1') = d_j] = P[A(x_1') = i_j] (a single record)",
+    ),
+]
 
 # --------------------------------------------------------------------------- §4
 MU = n * q + m * (p - q)
@@ -324,3 +358,213 @@ BINOMIAL_RATIO_BOUND = _eq(
     (n - s + 1) / (s - 1) * p / q,
     note="the next ratio P[A(1)=s-1]/P[A(1)=s-2] (λ1/μ1)",
 )
+
+# --------------------------------------------------------------------------- §1
+#: an event S = {s_1, ..., s_K} of the finite outcome set; P[A(x) = s_k], P[A(x') = s_k]
+eps = sp.Symbol("epsilon", nonnegative=True)
+K = sp.Symbol("K", integer=True, positive=True)
+k_ = sp.Symbol("k", integer=True, positive=True)
+PX, PXP = sp.IndexedBase("P_x"), sp.IndexedBase("P_x'")
+DP_EVENT = _eq(
+    "(1.1)",
+    r"P[A(\mathbf{x}) \in S] \le \exp(\epsilon) \cdot P[A(\mathbf{x}') \in S]",
+    sp.exp(eps) * sp.Sum(PXP[k_], (k_, 1, K)) - sp.Sum(PX[k_], (k_, 1, K)),
+    note="as the gap right - left >= 0, for S = {s_1, ..., s_K} with P[A(x) in S] = "
+    "Σ_k P[A(x) = s_k] (the proof's first display)",
+)
+DP_POINT = _eq(
+    "(1.2)",
+    r"P[A(\mathbf{x}) = s] \le \exp(\epsilon) \cdot P[A(\mathbf{x}') = s]",
+    sp.exp(eps) * PXP[k_] - PX[k_],
+    note="as the gap right - left >= 0, at s = s_k",
+)
+
+# --------------------------------------------------------------------------- §3
+MAX_RATIO = _eq(
+    "§3 TODO",
+    r"\text{max value of ratio } (p/q)^L \text{ but doesn't depend on population size } n",
+    (p / q) ** L,
+)
+
+# --------------------------------------------------------------------------- §4 (L = 1)
+#: "A_n(m) ~ Bin(m, p) + Bin(n - m, q)": (number of trials, success probability) of each
+#: independent binomial summand, as printed
+SUM_OF_BINOMIALS = _eq(
+    "§4",
+    r"A_n(m) \sim Bin(m, p) + Bin(n - m, q)",
+    sp.Tuple(sp.Tuple(m, p), sp.Tuple(n - m, q)),
+    note="each pair is (trials, success probability) of one of the two independent binomials",
+)
+#: the privacy ratio in the two cases x_1 = 1 (entry 0) and x_1 = 0 (entry 1)
+RATIO_CASES = [
+    _eq(
+        "§4, case x_1 = 1",
+        r"\pi((s, n-s); \mathbf{x}, \mathbf{x}') = \pi_n(s; m-1)",
+        pi(n, m - 1, s),
+    ),
+    _eq(
+        "§4, case x_1 = 0",
+        r"\pi((s, n-s); \mathbf{x}, \mathbf{x}') = \pi_n(s; m)^{-1}",
+        pi(n, m, s) ** -1,
+    ),
+]
+#: §4.1 bullets, each as an expression that the text says is >= 0 ("x between a and b" is
+#: (x - a)(b - x) >= 0)
+SHIFT_BULLETS = [
+    _eq("§4.1 bullet 1", r"P[A_n(m) = 0] \le P[A_{n-1}(m) = 0]", P(n - 1, m, 0) - P(n, m, 0)),
+    _eq(
+        "§4.1 bullet 1",
+        r"P[A_n(m) = s] \text{ falling between } P[A_{n-1}(m) = s-1] \text{ and } "
+        r"P[A_{n-1}(m) = s]",
+        (P(n, m, s) - P(n - 1, m, s - 1)) * (P(n - 1, m, s) - P(n, m, s)),
+    ),
+    _eq(
+        "§4.1 bullet 2",
+        r"P[A_n(m+1) = s] \text{ lies between consecutive pmf values of } A_{n-1}(m)",
+        (P(n, m + 1, s) - P(n - 1, m, s - 1)) * (P(n - 1, m, s) - P(n, m + 1, s)),
+        note="the bullet says P[A_n(m) = s] and P[A_n(m+1) = s] both lie between "
+        "P_{n-1,m}(s-1) and P_{n-1,m}(s); the first is bullet 1",
+    ),
+]
+#: §4.2 TODO bullets, as gaps that must be >= 0
+RHO_MONOTONE = [
+    _eq(
+        "§4.2 TODO bullet 1",
+        r"\rho \text{ decreasing in } s \text{ for fixed } m",
+        rho(n, m, s) - rho(n, m, s + 1),
+        note="ρ_n(s;m) - ρ_n(s+1;m) >= 0",
+    ),
+    _eq(
+        "§4.2 TODO bullet 2",
+        r"\rho \text{ increasing in } m \text{ for fixed } s",
+        rho(n, m + 1, s) - rho(n, m, s),
+        note="ρ_n(s;m+1) - ρ_n(s;m) >= 0",
+    ),
+]
+#: §4.3: s_m(δ), its shift, R_m(δ); SD stands for the value s_m(δ)
+delta = sp.Symbol("delta", positive=True)
+SD = sp.Symbol("s_m(delta)", integer=True)
+S_M = _eq(
+    "§4.3", r"s_m(\delta) := \lceil \mu_m - \delta \rceil \vee 1", sp.Max(sp.ceiling(MU - delta), 1)
+)
+S_M_SHIFT = _eq(
+    "§4.3",
+    r"s_m(\delta + 1) = (s_m(\delta) - 1) \vee 1",
+    sp.Max(SD - 1, 1),
+    note="the right side, with SD standing for s_m(δ)",
+)
+R_M = _eq("§4.3", r"R_m(\delta) := \rho(s_m(\delta); m)", rho(n, m, SD), note="SD = s_m(δ)")
+#: §4.5 bullets, as gaps that must be >= 0
+PI_MONOTONE = [
+    _eq("§4.5 bullet 1", r"\pi(s; m) \ge \pi(s+1; m)", pi(n, m, s) - pi(n, m, s + 1)),
+    _eq("§4.5 bullet 2", r"\pi(s; m) \le \pi(s; m+1)", pi(n, m + 1, s) - pi(n, m, s)),
+    _eq("§4.5 bullet 3", r"\pi(s; m) \ge \pi(s+1; m+1)", pi(n, m, s) - pi(n, m + 1, s + 1)),
+]
+#: §4.6 (τ written s: s = τ_n(m) in the first gap, s = τ_n(m-1) in the others)
+alpha = sp.Symbol("alpha", positive=True)
+QUANTILE_STEP = [
+    _eq(
+        "§4.6 proof",
+        r"\alpha \le F_{n,m}(\tau_n(m)) \le F_{n,m-1}(\tau_n(m))",
+        F(n, m - 1, s) - F(n, m, s),
+        note="the second inequality as a gap >= 0, s = τ_n(m)",
+    ),
+    _eq(
+        "§4.6 proof",
+        r"F_{n,m}(\tau_n(m-1)+1) \ge F_{n,m-1}(\tau_n(m-1)) \ge \alpha",
+        F(n, m, s + 1) - F(n, m - 1, s),
+        note="the first inequality as a gap >= 0, s = τ_n(m-1)",
+    ),
+]
+QUANTILE_IFF = [
+    _eq("§4.6", r"F_{n,m}(\tau_n(m-1)) \ge \alpha", F(n, m, s) - alpha, note="gap, s = τ_n(m-1)"),
+    _eq(
+        "§4.6",
+        r"F_{n,m-1}(\tau_n(m-1)) - \alpha \ge (p-q) P[A_{n-1}(m-1) = \tau_n(m-1)]",
+        F(n, m - 1, s) - alpha - (p - q) * P(n - 1, m - 1, s),
+        note="gap, s = τ_n(m-1); printed as the same condition ('i.e.')",
+    ),
+]
+
+# --------------------------------------------------------------------------- §5.1
+CLAIM5_1 = _eq(
+    "(5.1)",
+    r"\frac{P[A(\mathbf{1}) = s]}{P[A(\mathbf{1}) = s - 1]} \ge "
+    r"\frac{P[A(\mathbf{y}) = s]}{P[A(\mathbf{y}) = s - 1]}",
+    rho(n, n, s) - rho(n, m, s),
+    note="gap >= 0; A(1) ~ A_n(n), and y with m ones has A(y) ~ A_n(m) (§4)",
+)
+
+# --------------------------------------------------------------------------- §6
+i6, j6 = sp.symbols("i j", integer=True, positive=True)
+M6 = sp.Symbol("m", integer=True, positive=True)  # the number of terms in §6
+A6, B6, AP6, LAM6, MU6 = (sp.IndexedBase(x) for x in ("a", "b", "a'", "lambda", "mu"))
+MX6 = sp.Symbol("max_i a_i/b_i")
+
+
+def _s6(f: sp.Expr) -> sp.Expr:
+    return sp.Sum(f, (i6, 1, M6))
+
+
+LEMMA6_1 = [
+    _eq(
+        "Lemma 6.1 left", r"\frac{a_1 + \dots + a_m}{b_1 + \dots + b_m}", _s6(A6[i6]) / _s6(B6[i6])
+    ),
+    _eq(
+        "Lemma 6.1 right",
+        r"\max\left(\frac{a_1}{b_1}, \dots, \frac{a_m}{b_m}\right)",
+        A6[i6] / B6[i6],
+        note="the i-th ratio inside the max",
+    ),
+]
+LEMMA6_2 = [
+    _eq(
+        "(6.1)",
+        r"\frac{a_1\lambda_1 + \dots + a_m\lambda_m}{a_1\mu_1 + \dots + a_m\mu_m} \ge "
+        r"\frac{a'_1\lambda_1 + \dots + a'_m\lambda_m}{a'_1\mu_1 + \dots + a'_m\mu_m}",
+        _s6(A6[i6] * LAM6[i6]) / _s6(A6[i6] * MU6[i6])
+        - _s6(AP6[i6] * LAM6[i6]) / _s6(AP6[i6] * MU6[i6]),
+        note="gap left - right >= 0",
+    ),
+    _eq(
+        "(6.2)",
+        r"\lambda_i/\mu_i \ge \lambda_j/\mu_j",
+        LAM6[i6] / MU6[i6] - LAM6[j6] / MU6[j6],
+        note="gap, whenever 1 <= i < j <= m",
+    ),
+    _eq(
+        "(6.3)",
+        r"a_i/a_j \ge a'_i/a'_j",
+        A6[i6] / A6[j6] - AP6[i6] / AP6[j6],
+        note="gap, whenever 1 <= i < j <= m",
+    ),
+]
+COR6_1 = [
+    _eq(
+        "Corollary 6.1",
+        r"\frac{q \cdot a_1 + p \cdot a_2}{p \cdot a_1 + q \cdot a_2} \ge "
+        r"\frac{q \cdot a_1' + p \cdot a_2'}{p \cdot a_1' + q \cdot a_2'}",
+        (q * A6[1] + p * A6[2]) / (p * A6[1] + q * A6[2])
+        - (q * AP6[1] + p * AP6[2]) / (p * AP6[1] + q * AP6[2]),
+        note="gap >= 0; here p, q are any 0 < q < p < 1",
+    ),
+    _eq(
+        "Corollary 6.1",
+        r"\frac{a_2}{a_1} \ge \frac{a_2'}{a_1'}",
+        A6[2] / A6[1] - AP6[2] / AP6[1],
+        note="gap",
+    ),
+]
+a63, ap63, b63, bp63, c63, cp63, lam63, mu63 = sp.symbols("a a' b b' c c' lambda mu")
+LEMMA6_3 = [
+    _eq(
+        "(6.4)",
+        r"\frac{a\lambda + b\mu}{c\lambda + a\mu} \ge \frac{a'\lambda + b'\mu}{c'\lambda + a'\mu}",
+        (a63 * lam63 + b63 * mu63) / (c63 * lam63 + a63 * mu63)
+        - (ap63 * lam63 + bp63 * mu63) / (cp63 * lam63 + ap63 * mu63),
+        note="gap >= 0",
+    ),
+    _eq("(6.5)", r"ac' \ge a'c", a63 * cp63 - ap63 * c63, note="gap"),
+    _eq("(6.5)", r"ab' \le a'b", ap63 * b63 - a63 * bp63, note="gap"),
+    _eq("(6.5)", r"bc' \ge b'c", b63 * cp63 - bp63 * c63, note="gap"),
+]

@@ -304,3 +304,464 @@ def grid(n_max: int, m_lo: int = 0, m_slack: int = 0, s_lo: int = 0, s_hi: int =
         for mv in range(m_lo, nv - m_slack + 1)
         for sv in range(s_lo, nv + s_hi + 1)
     ]
+
+
+# =========================================================================== checked steps
+# Building blocks of the zz2016 proofs (proofs/zz2016).  Each returns :class:`Fact`s: steps a
+# program established in this call (``holds`` True) or failed to (``holds`` False); none of
+# them is prose.  Sign steps are decided by SymPy's assumption system or by non-negative
+# coefficients of a rational function in sign-constrained symbols (:func:`nonneg_rational`).
+
+
+@dataclass(frozen=True)
+class Fact:
+    """One step of an argument as a program checked it.
+
+    ``kind`` is ``"symbolic"`` (an exact reduction to 0) or ``"sign"`` (a sign decided by
+    machine); ``holds`` whether the check succeeded in this call; ``domain`` is "" when the
+    step covers the claim's whole domain, else the part it covers.
+    """
+
+    name: str
+    kind: str
+    holds: bool
+    detail: str
+    domain: str = ""
+
+
+#: 0 < q < 1/2 with p = 1 - q (§2.1) is q = 1/(2(1 + t_q)) with t_q > 0 (a bijection)
+T_Q = sp.Symbol("t_q", positive=True)
+
+
+def on_lie_range(expr: sp.Expr) -> sp.Expr:
+    """``expr`` with p = 1 - q and q = 1/(2(1 + t_q)): a claim for every t_q > 0 is a claim
+    for every 0 < q < 1/2 (§2.1)."""
+    return sp.sympify(expr).subs(p, 1 - q).subs(q, 1 / (2 * (1 + T_Q)))
+
+
+def _positive_poly(poly: sp.Poly, gens: Sequence[sp.Symbol], pos: set[sp.Symbol]) -> bool:
+    """Non-negative coefficients and a positive monomial in strictly positive symbols only."""
+    if not _nonneg_poly(poly):
+        return False
+    return any(
+        c > 0 and all(e == 0 or g in pos for g, e in zip(gens, mon, strict=True))
+        for mon, c in poly.terms()
+    )
+
+
+def _nonneg_poly(poly: sp.Poly) -> bool:
+    return all(c.is_number and c >= 0 for c in poly.coeffs())
+
+
+def nonneg_rational(
+    expr: sp.Expr,
+    positive: Sequence[sp.Symbol] = (),
+    nonnegative: Sequence[sp.Symbol] = (),
+    *,
+    strict: bool = False,
+) -> tuple[bool, str]:
+    """Decide ``expr >= 0`` (``> 0`` if ``strict``) when the symbols in ``positive`` are > 0
+    and those in ``nonnegative`` are >= 0, by coefficients (the sign steps of §4 and §6).
+
+    ``expr`` is cancelled to N/D; both must be polynomials in those symbols with non-negative
+    coefficients, D with a positive monomial in strictly positive symbols (so D > 0), and N
+    too if ``strict``.  Sound, not complete: False means "not shown", with the reason.
+    """
+    expr = sp.sympify(expr)
+    pos, nonneg = set(positive), set(nonnegative)
+    loose = expr.free_symbols - pos - nonneg
+    if loose:
+        return False, f"symbols without a sign constraint: {sorted(map(str, loose))}"
+    num, den = sp.fraction(sp.cancel(sp.together(expr)))
+    gens = sorted(expr.free_symbols, key=str)
+    if not gens:
+        ok = bool(expr.is_positive) if strict else bool(expr.is_nonnegative)
+        return ok, f"{expr} is a number"
+    try:
+        pn, pd = sp.Poly(sp.expand(num), *gens), sp.Poly(sp.expand(den), *gens)
+    except sp.PolynomialError:
+        return False, "not a rational function of the sign-constrained symbols"
+    if pd.coeffs() and all(c.is_number and c <= 0 for c in pd.coeffs()):
+        pn, pd = -pn, -pd
+    if not _positive_poly(pd, gens, pos):
+        return False, f"the denominator {pd.as_expr()} is not shown positive"
+    ok = _positive_poly(pn, gens, pos) if strict else _nonneg_poly(pn)
+    what = "> 0" if strict else ">= 0"
+    if not ok:
+        return False, f"the numerator {pn.as_expr()} is not shown {what} (a negative coefficient)"
+    return True, (
+        f"{what}: numerator and denominator are polynomials with non-negative coefficients in "
+        f"{', '.join(map(str, gens))} (positive: {', '.join(sorted(map(str, pos))) or '-'})"
+    )
+
+
+def positive_on_lie_range(
+    expr: sp.Expr, positive: Sequence[sp.Symbol] = (), nonnegative: Sequence[sp.Symbol] = ()
+) -> tuple[bool, str]:
+    """``expr > 0`` for every 0 < q < 1/2 (p = 1 - q), by :func:`on_lie_range` and
+    :func:`nonneg_rational` (strict)."""
+    return nonneg_rational(on_lie_range(expr), (T_Q, *positive), nonnegative, strict=True)
+
+
+# --------------------------------------------------------------------------- finite sums
+_i, _k = sp.symbols("i k", integer=True)
+_t = sp.IndexedBase("t")
+
+
+def peel(summand: sp.Expr, index: sp.Symbol, lo: sp.Expr, upper: sp.Expr) -> tuple[bool, sp.Expr]:
+    """Σ_{index=lo}^{upper+1} f = Σ_{lo}^{upper} f + f(upper + 1) (the induction steps of
+    Prop 1.1, §3 and Lemmas 6.1, 6.2), checked by SymPy (the
+    adjacent ranges merged by ``simplify``, the one-term sum evaluated); returns
+    (checked, the right side)."""
+    whole = sp.Sum(summand, (index, lo, upper + 1))
+    head = sp.Sum(summand, (index, lo, upper))
+    last = sp.Sum(summand, (index, upper + 1, upper + 1))
+    merged = sp.simplify(head + last - whole) == 0
+    single = sp.simplify(last.doit() - summand.subs(index, upper + 1)) == 0
+    return merged and single, head + summand.subs(index, upper + 1)
+
+
+def split_sum(total: sp.Sum) -> tuple[bool, sp.Expr]:
+    """Σ_i Σ_k c_k f_k(i) = Σ_k c_k Σ_i f_k(i) with c_k free of i (linearity; Lemma 6.2's
+    induction step), checked by SymPy; returns (checked, the right side)."""
+    ((index, lo, hi),) = total.limits
+    out = sp.Integer(0)
+    for term in sp.Add.make_args(sp.expand(total.function)):
+        c, f = term.as_independent(index, as_Add=False)
+        out += c * sp.Sum(f, (index, lo, hi))
+    return sp.simplify(total - out) == 0, out
+
+
+def finite_sum_facts() -> list[Fact]:
+    """A finite sum of non-negative terms is >= 0, of k >= 1 positive terms > 0: induction on
+    the number of terms k, base and step checked by SymPy for symbolic k (used by Prop 1.1,
+    §3, §4.3, Claim (5.1) and Lemmas 6.1, 6.2)."""
+    base0 = sp.Sum(_t[_i], (_i, 1, 0)).doit() == 0
+    base1 = sp.simplify(sp.Sum(_t[_i], (_i, 1, 1)).doit() - _t[1]) == 0
+    step_ok, _ = peel(_t[_i], _i, 1, _k)
+    S0, x0 = sp.Symbol("S", nonnegative=True), sp.Symbol("x", nonnegative=True)
+    S1, x1 = sp.Symbol("S", positive=True), sp.Symbol("x", positive=True)
+    signs = (S0 + x0).is_nonnegative is True and (S1 + x1).is_positive is True
+    return [
+        Fact(
+            "finite sums: base and step",
+            "symbolic",
+            base0 and base1 and step_ok,
+            "Σ_{i=1}^{0} t_i = 0, Σ_{i=1}^{1} t_i = t_1 and Σ_{i=1}^{k+1} t_i = Σ_{i=1}^{k} t_i "
+            "+ t_{k+1} for symbolic k (SymPy)",
+        ),
+        Fact(
+            "finite sums: signs",
+            "sign",
+            signs,
+            "S >= 0, t >= 0 give S + t >= 0, and S > 0, t > 0 give S + t > 0 (SymPy "
+            "assumptions): by induction on k, a finite sum of non-negative terms is >= 0, and "
+            "a sum of k >= 1 positive terms is > 0",
+        ),
+    ]
+
+
+def power_facts() -> list[Fact]:
+    """r^k >= 1 for r >= 1 and every integer k >= 0: induction on k, base and step checked
+    (the bound (p/q)^L of §3)."""
+    kk = sp.Symbol("k", integer=True, nonnegative=True)
+    r = sp.Symbol("r", positive=True)
+    t, u = sp.Symbol("t", nonnegative=True), sp.Symbol("u", nonnegative=True)
+    base = (r**0 - 1) == 0
+    step = sp.simplify(r ** (kk + 1) - 1 - (r * (r**kk - 1) + (r - 1))) == 0
+    sign, why = nonneg_rational((1 + t) * u + t, (), (t, u))
+    return [
+        Fact(
+            "powers: base and step",
+            "symbolic",
+            base and step,
+            "r^0 - 1 = 0 and r^(k+1) - 1 = r (r^k - 1) + (r - 1) for symbolic k (SymPy)",
+        ),
+        Fact(
+            "powers: sign",
+            "sign",
+            sign,
+            f"with r = 1 + t, t >= 0 and r^k - 1 = u >= 0: (1 + t) u + t {why}; so r^k >= 1 "
+            "for every integer k >= 0",
+        ),
+    ]
+
+
+# --------------------------------------------------------------------------- the law itself
+def count_law_facts() -> list[Fact]:
+    """G_{n,m} is the generating function of the count of ones, derived from the mechanism.
+
+    One report is R(b; ξ) = bξ + (1 - b)(1 - ξ), ξ ~ Ber(p) (§2.1): its indicator of a 1 has
+    generating function Σ_ξ P(ξ) z^{R(b; ξ)}; the count of ones over m original 1s and n - m
+    original 0s, reported independently, has the product of those (SymPy ``Product`` with
+    symbolic m, n).  Checked equal to :data:`G`.
+    """
+    i = sp.Dummy("i", integer=True)
+    prob = {1: p, 0: q}
+
+    def indicator(b: int) -> sp.Expr:
+        return sum((prob[v] * z ** (b * v + (1 - b) * (1 - v)) for v in (0, 1)), sp.Integer(0))
+
+    g1, g0 = indicator(1), indicator(0)
+    derived = sp.Product(g1, (i, 1, m)).doit() * sp.Product(g0, (i, 1, n - m)).doit()
+    ok = sp.simplify(derived - G) == 0
+    return [
+        Fact(
+            "law of the count of ones",
+            "symbolic",
+            ok,
+            f"from R(b; ξ) = bξ + (1-b)(1-ξ), ξ ~ Ber(p): an original 1 reports 1 with generating "
+            f"function {g1}, an original 0 with {g0}; the product over m ones and n - m zeros "
+            f"(independent reports, SymPy Product with symbolic m, n) is {derived} = G_(n,m)",
+        )
+    ]
+
+
+def binomial_gf_facts() -> list[Fact]:
+    """[z^k] (1 - θ + θz)^N = C(N, k) θ^k (1 - θ)^(N - k), the Bin(N, θ) pmf, for every N >= 0:
+    induction on N (multiplying by 1 - θ + θz maps coefficients h_k to (1-θ)h_k + θh_{k-1})."""
+    N, k = sp.symbols("N k", integer=True)
+    kp = sp.Symbol("k", integer=True, positive=True)
+    th = sp.Symbol("theta", positive=True)
+
+    def pmf(NN: sp.Expr, kk: sp.Expr) -> sp.Expr:
+        return sp.binomial(NN, kk) * th**kk * (1 - th) ** (NN - kk)
+
+    base = pmf(0, 0) == 1 and sp.binomial(0, kp) == 0
+    step = sp.simplify((1 - th) * pmf(N, k) + th * pmf(N, k - 1) - pmf(N + 1, k)) == 0
+    return [
+        Fact(
+            "binomial generating function",
+            "symbolic",
+            base and step,
+            "the Bin(N, θ) pmf C(N,k)θ^k(1-θ)^(N-k) is the coefficient sequence of "
+            "(1 - θ + θz)^N: N = 0 gives 1 at k = 0 and 0 at k >= 1, and "
+            "(1-θ)pmf(N, k) + θ pmf(N, k-1) - pmf(N+1, k) simplifies to 0 for symbolic N, k",
+        )
+    ]
+
+
+def same_power_product(a: sp.Expr, b: sp.Expr, one: bool = True) -> bool:
+    """a = b for products of powers with symbolic exponents (all bases positive; the laws of
+    §2.1, §3 and §4 as generating functions or pmfs): bases
+    factored (after p = 1 - q, q = 1/(2(1 + t_q)) when ``one``: :func:`on_lie_range`), powers
+    of products split and powers of equal bases combined, then the difference (or the ratio)
+    simplified."""
+
+    def canon(e: sp.Expr) -> sp.Expr:
+        e = on_lie_range(e) if one else sp.sympify(e)
+        e = e.replace(lambda x: x.is_Pow, lambda x: sp.Pow(sp.factor(x.base), x.exp))
+        return sp.powsimp(sp.expand_power_base(e, force=True), force=True)
+
+    ca, cb = canon(a), canon(b)
+    return sp.simplify(ca - cb) == 0 or sp.simplify(ca / cb) == 1
+
+
+# --------------------------------------------------------------------------- log-concavity
+def lc(nn: sp.Expr, mm: sp.Expr, t: sp.Expr) -> sp.Expr:
+    """LC(t) = P_{n',m'}(t)² - P_{n',m'}(t-1) P_{n',m'}(t+1) (log-concavity at t; §4.2)."""
+    return P(nn, mm, t) ** 2 - P(nn, mm, t - 1) * P(nn, mm, t + 1)
+
+
+def xc(nn: sp.Expr, mm: sp.Expr, t: sp.Expr) -> sp.Expr:
+    """X(t) = P_{n',m'}(t-1) P_{n',m'}(t) - P_{n',m'}(t-2) P_{n',m'}(t+1) (§4.2, §4.5)."""
+    return P(nn, mm, t - 1) * P(nn, mm, t) - P(nn, mm, t - 2) * P(nn, mm, t + 1)
+
+
+LC_STATEMENT = (
+    "for every n' >= 0 and 0 <= m' <= n', with c_t = P_{n',m'}(t) (0 outside 0..n'): "
+    "(i) c_t > 0 on 0..n'; (ii) LC(t) = c_t² - c_{t-1}c_{t+1} >= 0 for every integer t and > 0 "
+    "on 0..n'; (iii) X(t) = c_{t-1}c_t - c_{t-2}c_{t+1} >= 0 for every integer t"
+)
+
+
+def log_concavity_facts() -> list[Fact]:
+    """The law of A_n(m) is strictly log-concave on its support (:data:`LC_STATEMENT`): the
+    step behind the monotonicity statements of §4.2, §4.3, §4.5 and Claim (5.1).
+
+    Induction on n'.  Base n' = 0: A_0(0) = 0.  Step: by (4.2) (m' <= n'-1) or (4.1)
+    (m' >= 1, which covers m' = n') the new law is e_t = u c_{t-1} + v c_t with (u, v) =
+    (q, p) or (p, q), c the law one record back; every sign below is for any u, v > 0:
+
+    * e_t > 0 on 0..n' (c_t > 0 when t <= n'-1, c_{t-1} > 0 when t >= 1), 0 outside;
+    * LC_e(t) = v² LC_c(t) + u² LC_c(t-1) + uv X_c(t) (identity), so >= 0 everywhere and > 0
+      on 0..n' (LC_c(t) > 0 when t <= n'-1, LC_c(t-1) > 0 when t >= 1);
+    * e_{t-1}e_t X_e(t) = e_t² LC_e(t-1) + e_{t-2}e_t LC_e(t) (identity), so X_e(t) >= 0 where
+      e_{t-1}e_t > 0 (1 <= t <= n'), and X_e(t) = 0 elsewhere (two of its factors vanish).
+    """
+    facts: list[Fact] = []
+    r42 = prove(P(n, m, s), q * P(n - 1, m, s - 1) + p * P(n - 1, m, s))
+    r41 = prove(P(n, m, s), p * P(n - 1, m - 1, s - 1) + q * P(n - 1, m - 1, s))
+    facts.append(
+        Fact(
+            "log-concavity: one record more",
+            "symbolic",
+            r42.holds and r41.holds,
+            "P_{n,m}(t) = q P_{n-1,m}(t-1) + p P_{n-1,m}(t) (4.2) and "
+            "P_{n,m}(t) = p P_{n-1,m-1}(t-1) + q P_{n-1,m-1}(t) (4.1) for all n, m, t "
+            f"({r42.text()}; {r41.text()})",
+        )
+    )
+    base = sp.simplify(G.subs({n: 0, m: 0})) == 1
+    facts.append(
+        Fact(
+            "log-concavity: base n' = 0",
+            "symbolic",
+            base,
+            "G_{0,0}(z) = 1: A_0(0) = 0, so c_0 = 1 > 0, LC(0) = 1 > 0, and LC = X = 0 elsewhere",
+        )
+    )
+    u, v = sp.symbols("u v", positive=True)
+    c = {j: sp.Symbol(f"c{j}".replace("-", "_m"), nonnegative=True) for j in range(-3, 3)}
+
+    def e(j: int) -> sp.Expr:  # e_{t+j}
+        return u * c[j - 1] + v * c[j]
+
+    def lc_c(j: int) -> sp.Expr:
+        return c[j] ** 2 - c[j - 1] * c[j + 1]
+
+    def x_c(j: int) -> sp.Expr:
+        return c[j - 1] * c[j] - c[j - 2] * c[j + 1]
+
+    a0, b0 = sp.Symbol("a", nonnegative=True), sp.Symbol("b", positive=True)
+    pos_ok = (u * a0 + v * b0).is_positive is True and (u * b0 + v * a0).is_positive is True
+    zero_ok = e(0).subs({c[-1]: 0, c[0]: 0}) == 0
+    facts.append(
+        Fact(
+            "log-concavity: support",
+            "sign",
+            pos_ok and zero_ok,
+            "e_t = u c_{t-1} + v c_t with u, v > 0: one of c_{t-1}, c_t > 0 and the other >= 0 "
+            "give e_t > 0 (SymPy assumptions) for every t in 0..n' (t <= n'-1 or t >= 1); "
+            "c_{t-1} = c_t = 0 give e_t = 0 outside 0..n'",
+        )
+    )
+    lc_e = e(0) ** 2 - e(-1) * e(1)
+    ident = sp.expand(lc_e - (v**2 * lc_c(0) + u**2 * lc_c(-1) + u * v * x_c(0))) == 0
+    A, B, C = (sp.Symbol(x, nonnegative=True) for x in "ABC")
+    Ap, Bp = sp.Symbol("A", positive=True), sp.Symbol("B", positive=True)
+    comb = v**2 * A + u**2 * B + u * v * C
+    lc_sign = (
+        comb.is_nonnegative is True
+        and comb.subs(A, Ap).is_positive is True
+        and comb.subs(B, Bp).is_positive is True
+    )
+    facts.append(
+        Fact(
+            "log-concavity: LC step identity",
+            "symbolic",
+            ident,
+            "(u c_{t-1} + v c_t)² - (u c_{t-2} + v c_{t-1})(u c_t + v c_{t+1}) = "
+            "v² LC_c(t) + u² LC_c(t-1) + uv X_c(t) (SymPy expand)",
+        )
+    )
+    facts.append(
+        Fact(
+            "log-concavity: LC step signs",
+            "sign",
+            lc_sign,
+            "v²A + u²B + uvC >= 0 for A, B, C >= 0, and > 0 when A > 0 or B > 0 (SymPy "
+            "assumptions); with A = LC_c(t) > 0 for t <= n'-1 and B = LC_c(t-1) > 0 for t >= 1 "
+            "(induction hypothesis), LC_e > 0 on 0..n' and >= 0 everywhere",
+        )
+    )
+    E = {j: sp.Symbol(f"e{j}".replace("-", "_m"), nonnegative=True) for j in range(-3, 2)}
+    lc_E = lambda j: E[j] ** 2 - E[j - 1] * E[j + 1]  # noqa: E731
+    x_E = E[-1] * E[0] - E[-2] * E[1]
+    cert = sp.expand(E[-1] * E[0] * x_E - (E[0] ** 2 * lc_E(-1) + E[-2] * E[0] * lc_E(0))) == 0
+    facts.append(
+        Fact(
+            "log-concavity: X certificate",
+            "symbolic",
+            cert,
+            "e_{t-1}e_t X_e(t) = e_t² LC_e(t-1) + e_{t-2}e_t LC_e(t) for every sequence "
+            "(SymPy expand)",
+        )
+    )
+    e_1p, e_0p = sp.Symbol("e_m1", positive=True), sp.Symbol("e0", positive=True)
+    L1, L0 = sp.Symbol("L1", nonnegative=True), sp.Symbol("L0", nonnegative=True)
+    inside, why = nonneg_rational(
+        (e_0p**2 * L1 + E[-2] * e_0p * L0) / (e_1p * e_0p), (e_1p, e_0p), (E[-2], L1, L0)
+    )
+    below = x_E.subs({E[-1]: 0, E[-2]: 0}) == 0
+    above = x_E.subs({E[0]: 0, E[1]: 0}) == 0
+    facts.append(
+        Fact(
+            "log-concavity: X signs",
+            "sign",
+            inside and below and above,
+            f"for 1 <= t <= n' (e_{{t-1}}, e_t > 0): X_e(t) = (e_t² LC_e(t-1) + e_{{t-2}}e_t "
+            f"LC_e(t))/(e_{{t-1}}e_t) {why}; for t <= 0 (e_{{t-1}} = e_{{t-2}} = 0) and "
+            "t >= n'+1 (e_t = e_{t+1} = 0) X_e(t) = 0",
+        )
+    )
+    return facts
+
+
+def _known_nonneg(f: sp.Expr) -> bool:
+    """f is P_{n',m'}(t), a square, or LC / X of a law (:func:`log_concavity_facts`)."""
+    if isinstance(f, AppliedUndef) and f.func is P:
+        return True
+    if f.is_Pow and f.exp == 2 and f.base.is_real is not False:
+        return True
+    for term in atoms(f):
+        if term.func is P and any(sp.expand(f - g(*term.args)) == 0 for g in (lc, xc)):
+            return True
+    return False
+
+
+def certify(
+    gap: sp.Expr,
+    multiplier: sp.Expr,
+    combination: Sequence[tuple[sp.Expr, sp.Expr]],
+    name: str,
+) -> list[Fact]:
+    """A gap the paper says is >= 0 (§4.1-§4.6, §5.1), certified:
+    ``gap * multiplier = Σ coef·fact`` for all n, m, s (:func:`prove`), each coef > 0 for
+    0 < q < 1/2 (:func:`positive_on_lie_range`).  The facts (LC, X, a probability) are >= 0
+    by :func:`log_concavity_facts`; ``multiplier`` is a product of probabilities inside the
+    support (> 0 by the same lemma), so gap >= 0 (> 0 where a fact is > 0)."""
+    target = sum((cf * f for cf, f in combination), sp.Integer(0))
+    known = all(_known_nonneg(f) for _, f in combination)
+    try:
+        pr = prove(gap * multiplier, target)
+        ok, how = pr.holds, pr.text()
+    except ValueError as exc:
+        ok, how = False, f"not reduced ({exc})"
+    signs = [positive_on_lie_range(cf) for cf, _ in combination]
+    shown = ", ".join(f"{sp.factor(cf)}" for cf, _ in combination)
+    return [
+        Fact(
+            f"{name}: identity",
+            "symbolic",
+            ok,
+            f"({gap}) · {multiplier} = {target} for all n, m, s ({how})",
+        ),
+        Fact(
+            f"{name}: signs",
+            "sign",
+            bool(signs) and all(sg for sg, _ in signs) and known,
+            f"the coefficients {shown} are > 0 for 0 < q < 1/2 (q = 1/(2(1 + t_q)): "
+            + "; ".join(why for _, why in signs)
+            + "); each term they multiply is a probability, a square, or an LC or X of a law "
+            "(>= 0 by the log-concavity lemma)" + ("" if known else " [a term is none of these]"),
+        ),
+    ]
+
+
+def negative_point(
+    gap: sp.Expr, points: Sequence[tuple[int, int, int]], qs: Sequence[object]
+) -> dict[str, str] | None:
+    """A counterexample to a printed gap >= 0 (§4.1-§5.1): the first grid point (order of
+    ``points``, then ``qs``) where ``gap`` evaluates, on the
+    exact laws, to a negative rational; None if there is none."""
+    for nv, mv, sv in points:
+        for qv in qs:
+            qq = as_q(qv)
+            try:
+                val = evaluate(gap, nv, mv, sv, qq)
+            except ValueError:
+                continue
+            if val is not None and val < 0:
+                return {"n": str(nv), "m": str(mv), "s": str(sv), "q": str(qq), "value": str(val)}
+    return None

@@ -96,9 +96,11 @@ class WorstCase:
     attained: list[dict[str, object]]
     steps: list[Step] = field(default_factory=list)
 
-    def loss_in_epsilon(self) -> sp.Expr:
-        """The loss at the paper's scale λ = Δ/ε with R = rΔ (r > 1): a function of ε, r."""
-        expr = self.loss.subs(c1, c0 + ratio * delta1).subs(lam, delta1 / epsilon)
+    def loss_in_epsilon(self, scale: sp.Expr | None = None) -> sp.Expr:
+        """The loss at ``scale`` (default the paper's λ = Δ/ε, eq (2)) with R = rΔ (r > 1): a
+        function of ε, r."""
+        scale = delta1 / epsilon if scale is None else scale
+        expr = self.loss.subs(c1, c0 + ratio * delta1).subs(lam, scale)
         return sp.simplify(sp.expand_log(sp.powsimp(sp.expand(expr)), force=True))
 
 

@@ -1,0 +1,158 @@
+"""Regenerate the README's verdict numbers from a saved report, so none of them is typed.
+
+The README marks each generated region with an opening and a closing comment::
+
+    <!-- dpcheck:counts liu2019 liu2019s -->...<!-- /dpcheck:counts -->
+    <!-- dpcheck:verdicts zz2016 -->...<!-- /dpcheck:verdicts -->
+
+``counts`` becomes one sentence of verdict counts over the named documents (all
+documents when none is named); ``verdicts`` becomes the markdown table of
+``dpcheck verify --format md`` for those documents; ``krand`` (``<!-- dpcheck:krand
+n=10000 eps0=2 delta=1e-6 -->``) becomes one line of ``dpcheck krand profile --L 1``
+for that setting: the epsilon, its kind and the worst background, computed afresh.
+The verdict numbers come from a JSON report of ``dpcheck verify --format json``
+(DESIGN.md's contract)::
+
+    dpcheck verify --format json --output verdicts.json
+    python -m dpcheck.readme verdicts.json            # rewrite README.md
+    python -m dpcheck.readme verdicts.json --check    # exit 1 if README.md is stale (CI)
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import sys
+from pathlib import Path
+from typing import Any
+
+from dpcheck.claims.model import Status
+from dpcheck.claims.report import md_from_data
+from dpcheck.errors import InputError
+
+_BLOCK = re.compile(
+    r"(?P<open><!-- dpcheck:(?P<kind>counts|verdicts|krand)(?P<docs>(?: [a-z0-9=.+-]+)*) -->)"
+    r"(?P<body>.*?)"
+    r"(?P<close><!-- /dpcheck:(?P=kind) -->)",
+    re.S,
+)
+
+
+def load_report(path: Path) -> dict[str, Any]:
+    """The JSON report, checked for the contract's keys."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise InputError(f"report {str(path)!r}: cannot read it ({exc.strerror})") from None
+    except json.JSONDecodeError as exc:
+        raise InputError(f"report {str(path)!r}: not JSON ({exc.msg})") from None
+    if not isinstance(data, dict) or not isinstance(data.get("claims"), list):
+        raise InputError(f"report {str(path)!r}: expected dpcheck verify --format json output")
+    return data
+
+
+def select(data: dict[str, Any], documents: list[str]) -> dict[str, Any]:
+    """The report restricted to ``documents`` (all when empty), with its summary recounted."""
+    claims = [c for c in data["claims"] if not documents or c["id"].split(".", 1)[0] in documents]
+    if not claims:
+        raise InputError(f"the report has no claims of {' '.join(documents)!r}")
+    counts: dict[str, Any] = {s.value: 0 for s in Status}
+    empirical = {s.value: 0 for s in Status}
+    for c in claims:
+        (empirical if c.get("empirical") else counts)[c["status"]] += 1
+    counts["empirical"] = empirical
+    return {"claims": claims, "summary": counts}
+
+
+def counts_sentence(data: dict[str, Any]) -> str:
+    """'N claims: a proved, b verified, c refuted, d inconclusive, and e empirical (...)';
+    the four deductive counts exclude the empirical verdicts, counted apart."""
+    s = data["summary"]
+    emp = s["empirical"]
+    text = (
+        f"{len(data['claims'])} claims: {s['proved']} proved, {s['verified']} verified, "
+        f"{s['refuted']} refuted, {s['inconclusive']} inconclusive"
+    )
+    n_emp = sum(emp.values())
+    if n_emp:
+        parts = ", ".join(f"{v} {k}" for k, v in emp.items() if v)
+        text += f", and {n_emp} empirical (judged by Monte Carlo reproduction: {parts})"
+    return text
+
+
+def krand_line(words: list[str]) -> str:
+    """One line of the L = 1 K-randomization profile for ``n=.. eps0=.. delta=..``."""
+    from dpcheck.enumeration import krand_profile as kp
+
+    args = dict(w.split("=", 1) for w in words)
+    d = kp.summary(args["n"], 1, eps0=args["eps0"], delta=args["delta"])
+    ap, pb = d["approximate"], d["probabilistic"]
+    return (
+        f"n = {d['n']}, eps0 = {args['eps0']}, delta = {args['delta']}: epsilon = "
+        f"{ap['epsilon']:.10f} ({ap['kind']}, worst background m = {ap['worst background m']} "
+        f"of {d['n']}), probabilistic epsilon {pb['epsilon']:.10f} ({pb['kind']}) "
+        f"(`dpcheck krand profile --n {args['n']} --L 1 --eps0 {args['eps0']} --delta "
+        f"{args['delta']}`)"
+    )
+
+
+def render(readme: str, data: dict[str, Any]) -> str:
+    """``readme`` with every marked block regenerated from ``data``."""
+
+    def fill(match: re.Match[str]) -> str:
+        if match["kind"] == "krand":
+            return match["open"] + krand_line(match["docs"].split()) + match["close"]
+        part = select(data, match["docs"].split())
+        if match["kind"] == "counts":
+            body = counts_sentence(part)
+        else:
+            body = "\n\n" + md_from_data(part) + "\n"
+        return match["open"] + body + match["close"]
+
+    return _BLOCK.sub(fill, readme)
+
+
+def blocks(readme: str) -> list[tuple[str, str, str]]:
+    """(kind, documents, body) of every marked block."""
+    return [(m["kind"], m["docs"].strip(), m["body"]) for m in _BLOCK.finditer(readme)]
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m dpcheck.readme", description=__doc__)
+    parser.add_argument("report", help="JSON from dpcheck verify --format json")
+    parser.add_argument("--readme", default="README.md", help="the file to regenerate")
+    parser.add_argument("--check", action="store_true", help="exit 1 if the file is stale")
+    args = parser.parse_args(argv)
+    try:
+        data = load_report(Path(args.report))
+        path = Path(args.readme)
+        try:
+            old = path.read_text(encoding="utf-8")
+        except OSError as exc:
+            raise InputError(f"--readme {args.readme!r}: cannot read it ({exc.strerror})") from None
+        if not blocks(old):
+            raise InputError(f"--readme {args.readme!r}: no <!-- dpcheck:... --> blocks")
+        new = render(old, data)
+    except InputError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    if args.check:
+        stale = [
+            f"{k} {d}".strip()
+            for (k, d, b), (_, _, nb) in zip(blocks(old), blocks(new), strict=True)
+            if b != nb
+        ]
+        if stale:
+            print(f"{args.readme} is stale in: {'; '.join(stale)} (run without --check)")
+            return 1
+        print(f"{args.readme}: every generated block is up to date")
+        return 0
+    if new != old:
+        path.write_text(new, encoding="utf-8")
+    print(f"{args.readme}: {len(blocks(new))} generated blocks written")
+    return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    raise SystemExit(main())

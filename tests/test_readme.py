@@ -1,0 +1,124 @@
+"""The README's verdict numbers are generated (dpcheck.readme), never typed."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from dpcheck import readme
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _claim(cid: str, status: str, empirical: bool = False) -> dict:
+    return {
+        "id": cid,
+        "source": "eq (1)",
+        "statement": "x",
+        "status": status,
+        "empirical": empirical,
+        "method": "m",
+        "basis": [],
+        "evidence": {"finding": f"finding of {cid}"},
+        "reproduce": f"dpcheck verify {cid}",
+        "seconds": 0.1,
+    }
+
+
+REPORT = {
+    "claims": [
+        _claim("doca.eq1.a", "proved"),
+        _claim("doca.eq2.b", "refuted"),
+        _claim("docb.sim.c", "verified", empirical=True),
+        _claim("docb.eq3.d", "verified"),
+    ],
+    "summary": {},
+}
+
+TEXT = """intro <!-- dpcheck:counts --><!-- /dpcheck:counts -->.
+<!-- dpcheck:counts doca -->stale<!-- /dpcheck:counts -->
+<!-- dpcheck:verdicts docb -->
+old table
+<!-- /dpcheck:verdicts -->
+"""
+
+
+def test_blocks_are_filled_from_the_report():
+    out = readme.render(TEXT, REPORT)
+    assert (
+        "4 claims: 1 proved, 1 verified, 1 refuted, 0 inconclusive, and 1 empirical "
+        "(judged by Monte Carlo reproduction: 1 verified)" in out
+    )
+    assert "<!-- dpcheck:counts doca -->2 claims: 1 proved, 0 verified, 1 refuted" in out
+    table = out.split("<!-- dpcheck:verdicts docb -->")[1]
+    assert "| docb.sim.c | eq (1) | **verified** (empirical) |" in table
+    assert "| docb.eq3.d | eq (1) | **verified** |" in table and "doca" not in table
+    assert "old table" not in out
+    assert readme.render(out, REPORT) == out  # idempotent
+
+
+def test_check_mode_and_write(tmp_path, capsys):
+    report = tmp_path / "v.json"
+    report.write_text(json.dumps(REPORT))
+    doc = tmp_path / "R.md"
+    doc.write_text(TEXT)
+    assert readme.main([str(report), "--readme", str(doc), "--check"]) == 1
+    assert "stale in: counts; counts doca; verdicts docb" in capsys.readouterr().out
+    assert readme.main([str(report), "--readme", str(doc)]) == 0
+    assert readme.main([str(report), "--readme", str(doc), "--check"]) == 0
+
+
+@pytest.mark.parametrize(
+    "content, word",
+    [(None, "cannot read"), ("{not json", "not JSON"), ('{"x": 1}', "dpcheck verify")],
+)
+def test_bad_report(tmp_path, capsys, content, word):
+    report = tmp_path / "v.json"
+    if content is not None:
+        report.write_text(content)
+    assert readme.main([str(report), "--readme", str(ROOT / "README.md"), "--check"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert word in err and "\n" not in err and "Traceback" not in err
+
+
+def test_unknown_document_is_refused(tmp_path, capsys):
+    report = tmp_path / "v.json"
+    report.write_text(json.dumps(REPORT))
+    doc = tmp_path / "R.md"
+    doc.write_text("<!-- dpcheck:counts nosuchdoc --><!-- /dpcheck:counts -->")
+    assert readme.main([str(report), "--readme", str(doc)]) == 2
+    assert "no claims of 'nosuchdoc'" in capsys.readouterr().err
+
+
+def _table_counts(body: str) -> tuple[dict[str, int], int]:
+    rows = re.findall(
+        r"^\| [a-z0-9]+\.[^|]* \| .*? \| \*\*(\w+)\*\*( \(empirical\))? \|", body, re.M
+    )
+    counts: dict[str, int] = {}
+    for status, emp in rows:
+        if not emp:
+            counts[status] = counts.get(status, 0) + 1
+    return counts, len(rows)
+
+
+def test_the_committed_readme_is_consistent():
+    """Each counts sentence agrees with the generated tables it summarises (CI also
+    regenerates every block from a fresh report and fails when one is stale)."""
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    found = readme.blocks(text)
+    tables = {docs: body for kind, docs, body in found if kind == "verdicts"}
+    assert set(tables) == {"liu2019 liu2019s", "zz2016"}
+    for kind, docs, body in found:
+        if kind != "counts" or docs not in tables:
+            continue
+        counts, rows = _table_counts(tables[docs])
+        m = re.match(r"(\d+) claims: (\d+) proved, (\d+) verified, (\d+) refuted", body)
+        assert m, body
+        emp = re.search(r"and (\d+) empirical", body)
+        assert int(m[1]) == rows == sum(counts.values()) + (int(emp[1]) if emp else 0)
+        assert [int(m[i]) for i in (2, 3, 4)] == [
+            counts.get(s, 0) for s in ("proved", "verified", "refuted")
+        ]
