@@ -122,3 +122,38 @@ def test_the_committed_readme_is_consistent():
         assert [int(m[i]) for i in (2, 3, 4)] == [
             counts.get(s, 0) for s in ("proved", "verified", "refuted")
         ]
+
+
+def test_mutation_block_reads_the_kill_rate_summary(tmp_path):
+    summary = {
+        "seconds": 120.0,
+        "command": "python bench/mutation_kill_rate.py --per-transcription 2",
+        "documents": [
+            {
+                "document": "doca",
+                "transcriptions": 3,
+                "mutants run": 40,
+                "equivalent dropped": 1,
+                "killed (status)": 30,
+                "killed (outcome)": 9,
+                "survived": 1,
+                "timed out": 0,
+                "kill rate": 0.975,
+            }
+        ],
+    }
+    (tmp_path / "k.json").write_text(json.dumps(summary))
+    text = "<!-- dpcheck:mutation k.json --><!-- /dpcheck:mutation -->"
+    out = readme.render(text, REPORT, tmp_path)
+    assert "| doca | 3 | 40 | 1 | 30 | 9 | 1 | 0 | 97.5% |" in out
+    assert "(2 min: `python bench/mutation_kill_rate.py --per-transcription 2`)" in out
+    with pytest.raises(readme.InputError, match="missing or not a kill-rate JSON"):
+        readme.render(text.replace("k.json", "none.json"), REPORT, tmp_path)
+
+
+def test_the_committed_kill_rates_meet_the_target():
+    data = json.loads((ROOT / "docs" / "mutation_kill_rate.json").read_text())
+    assert {d["document"] for d in data["documents"]} == {"liu2019", "liu2019s", "zz2016"}
+    for d in data["documents"]:
+        assert d["kill rate"] >= 0.95, d["document"]
+        assert d["unread transcriptions"] == 0

@@ -5,11 +5,17 @@ The README marks each generated region with an opening and a closing comment::
     <!-- dpcheck:counts liu2019 liu2019s -->...<!-- /dpcheck:counts -->
     <!-- dpcheck:verdicts zz2016 -->...<!-- /dpcheck:verdicts -->
 
-``counts`` becomes one sentence of verdict counts over the named documents (all
-documents when none is named); ``verdicts`` becomes the markdown table of
-``dpcheck verify --format md`` for those documents; ``krand`` (``<!-- dpcheck:krand
-n=10000 eps0=2 delta=1e-6 -->``) becomes one line of ``dpcheck krand profile --L 1``
-for that setting: the epsilon, its kind and the worst background, computed afresh.
+* ``counts``: one sentence of verdict counts over the named documents (all
+  documents when none is named);
+* ``verdicts``: the markdown table of ``dpcheck verify --format md`` for those
+  documents;
+* ``krand`` (``<!-- dpcheck:krand n=10000 eps0=2 delta=1e-6 -->``): one line of
+  ``dpcheck krand profile --L 1`` for that setting (the epsilon, its kind and the
+  worst background), computed afresh;
+* ``mutation`` (``<!-- dpcheck:mutation docs/mutation_kill_rate.json -->``): the
+  mutation harness's kill rates from the JSON ``bench/mutation_kill_rate.py
+  --summary`` wrote (a 15-minute run, so it is read, not rerun).
+
 The verdict numbers come from a JSON report of ``dpcheck verify --format json``
 (DESIGN.md's contract)::
 
@@ -31,8 +37,9 @@ from dpcheck.claims.model import Status
 from dpcheck.claims.report import md_from_data
 from dpcheck.errors import InputError
 
+_KINDS = "counts|verdicts|krand|mutation"
 _BLOCK = re.compile(
-    r"(?P<open><!-- dpcheck:(?P<kind>counts|verdicts|krand)(?P<docs>(?: [a-z0-9=.+-]+)*) -->)"
+    rf"(?P<open><!-- dpcheck:(?P<kind>{_KINDS})(?P<docs>(?: [a-z0-9=._/+-]+)*) -->)"
     r"(?P<body>.*?)"
     r"(?P<close><!-- /dpcheck:(?P=kind) -->)",
     re.S,
@@ -97,12 +104,53 @@ def krand_line(words: list[str]) -> str:
     )
 
 
-def render(readme: str, data: dict[str, Any]) -> str:
-    """``readme`` with every marked block regenerated from ``data``."""
+MUTATION_COLUMNS = (
+    "transcriptions",
+    "mutants run",
+    "equivalent dropped",
+    "killed (status)",
+    "killed (outcome)",
+    "survived",
+    "timed out",
+)
+
+
+def mutation_table(path: Path) -> str:
+    """The kill-rate table of a ``bench/mutation_kill_rate.py --json`` file."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        rows = data["documents"]
+    except (OSError, ValueError, KeyError, TypeError):
+        raise InputError(
+            f"mutation report {str(path)!r}: missing or not a kill-rate JSON"
+        ) from None
+    head = "| document | " + " | ".join(MUTATION_COLUMNS) + " | kill rate |"
+    out = [head, "|" + " --- |" * (len(MUTATION_COLUMNS) + 2)]
+    for r in rows:
+        cells = [str(r[c]) for c in MUTATION_COLUMNS]
+        out.append(
+            f"| {r['document']} | " + " | ".join(cells) + f" | {100 * r['kill rate']:.1f}% |"
+        )
+    command = data.get("command", "python bench/mutation_kill_rate.py")
+    out += ["", f"({data['seconds'] / 60:.0f} min: `{command}`)"]
+    return "\n".join(out)
+
+
+def render(readme: str, data: dict[str, Any], root: Path = Path(".")) -> str:
+    """``readme`` with every marked block regenerated from ``data`` (``root``: the folder
+    that relative paths in blocks start from)."""
 
     def fill(match: re.Match[str]) -> str:
         if match["kind"] == "krand":
             return match["open"] + krand_line(match["docs"].split()) + match["close"]
+        if match["kind"] == "mutation":
+            return (
+                match["open"]
+                + "\n\n"
+                + mutation_table(root / match["docs"].strip())
+                + "\n"
+                + (match["close"])
+            )
         part = select(data, match["docs"].split())
         if match["kind"] == "counts":
             body = counts_sentence(part)
@@ -133,7 +181,7 @@ def main(argv: list[str] | None = None) -> int:
             raise InputError(f"--readme {args.readme!r}: cannot read it ({exc.strerror})") from None
         if not blocks(old):
             raise InputError(f"--readme {args.readme!r}: no <!-- dpcheck:... --> blocks")
-        new = render(old, data)
+        new = render(old, data, path.parent)
     except InputError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
