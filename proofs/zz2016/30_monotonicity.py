@@ -23,7 +23,8 @@ from typing import Any
 
 import sympy as sp
 
-from dpcheck.claims.model import WHOLE, Kind, Status, Step, Verdict, step
+from dpcheck.claims.krand import fact_steps, failed_facts
+from dpcheck.claims.model import Kind, Status, Step, Verdict, step
 from dpcheck.claims.registry import claim
 from dpcheck.enumeration import krand_exhaustive as kx
 from dpcheck.papers import zz2016 as Z
@@ -41,17 +42,6 @@ LC_NOTE = (
     "every A_n(m) is strictly log-concave on 0..n (induction on n, base and step checked "
     "by machine, through (4.2) for m <= n-1 and (4.1) for m >= 1, so m = n is included)"
 )
-
-
-def _steps(facts: Sequence[Fact]) -> list[Step]:
-    return [
-        step(Kind(f.kind), f"{f.name}: {f.detail}", checked=f.holds, domain=f.domain or WHOLE)
-        for f in facts
-    ]
-
-
-def _failed(facts: Sequence[Fact]) -> list[str]:
-    return [f.name for f in facts if not f.holds]
 
 
 def _scan_evidence(scan: kx.Scan) -> dict[str, Any]:
@@ -88,7 +78,7 @@ def _monotone(
     ev: dict[str, Any] = {
         "machine-checked steps": {f.name: ("holds" if f.holds else "NOT shown") for f in facts},
     }
-    basis = _steps(facts)
+    basis = fact_steps(facts)
     for eq, keep in gaps:
         neg = sk.negative_point(eq.expr, _grid(keep), GRID_QS)
         if neg is not None:
@@ -132,7 +122,7 @@ def _monotone(
             )
         )
     broken = [sc for sc in scans if not sc.holds]
-    proved = not _failed(facts)
+    proved = not failed_facts(facts)
     if broken:
         ce = broken[0].counterexample or {}
         ev["counterexample"] = ce
@@ -164,12 +154,12 @@ def _monotone(
             basis=basis,
         )
     if not gaps:
-        ev["finding"] = "not shown in general: " + ", ".join(_failed(facts))
+        ev["finding"] = "not shown in general: " + ", ".join(failed_facts(facts))
         return Verdict(
             Status.INCONCLUSIVE, "machine-checked proof attempt", ev, reproduce, basis=basis
         )
     ev["finding"] = (
-        "not shown in general (" + ", ".join(_failed(facts)) + "); the printed gaps are >= 0 "
+        "not shown in general (" + ", ".join(failed_facts(facts)) + "); the printed gaps are >= 0 "
         f"on the exact laws for {GRID_TEXT}"
     )
     return Verdict(
@@ -752,7 +742,7 @@ def quantile_iff() -> Verdict:
             "machine-checked proof attempt",
             ev,
             "dpcheck verify zz2016.sec4.6.quantile_iff --format json",
-            basis=_steps(facts),
+            basis=fact_steps(facts),
         )
     return _monotone(
         "zz2016.sec4.6.quantile_iff",

@@ -20,13 +20,14 @@ formulas are evaluated on random instances for an exact counterexample.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from fractions import Fraction
 from typing import Any
 
 import sympy as sp
 
-from dpcheck.claims.model import WHOLE, Kind, Status, Step, Verdict, step
+from dpcheck.claims.krand import fact_steps
+from dpcheck.claims.model import Kind, Status, Verdict, step
 from dpcheck.claims.registry import claim
 from dpcheck.papers import zz2016 as Z
 from dpcheck.symbolic import krand as sk
@@ -59,13 +60,6 @@ def _search(
         if not conclusion(inst):
             return tried, {k: str(v) for k, v in inst.items()}
     return tried, None
-
-
-def _steps(facts: Sequence[Fact]) -> list[Step]:
-    return [
-        step(Kind(f.kind), f"{f.name}: {f.detail}", checked=f.holds, domain=f.domain or WHOLE)
-        for f in facts
-    ]
 
 
 def _value(expr: sp.Expr, values: dict[sp.Basic, Fraction]) -> Fraction | None:
@@ -128,7 +122,7 @@ def _verdict(
         f"exact evaluation of the lemma on {tried} random instances meeting its hypotheses",
         domain=f"{tried} random instances (seed {SEED})",
     )
-    basis = [*_steps(facts), sampling]
+    basis = [*fact_steps(facts), sampling]
     reproduce = f"dpcheck verify {claim_id} --format json"
     if all(f.holds for f in facts) and counter is None:
         ev["finding"] = finding

@@ -19,9 +19,10 @@ from typing import Any
 import sympy as sp
 
 from dpcheck.claims.lines import verdict_of_lines
-from dpcheck.claims.model import Verdict
+from dpcheck.claims.model import WHOLE, Kind, Step, Verdict, step
 from dpcheck.papers.equation import Equation
 from dpcheck.symbolic import krand as sk
+from dpcheck.symbolic.krand import Fact
 
 #: lie probabilities of the exact cross-checks and witness searches
 EXACT_QS = (Fraction(1, 4), Fraction(1, 3), Fraction(1, 10))
@@ -123,3 +124,17 @@ def chain_verdict(
         method=METHOD,
         refuted_method=REFUTED_METHOD,
     )
+
+
+def fact_steps(facts: Sequence[Fact]) -> list[Step]:
+    """The basis steps of machine-checked facts (:class:`dpcheck.symbolic.krand.Fact`):
+    checked exactly when the fact held in this run."""
+    return [
+        step(Kind(f.kind), f"{f.name}: {f.detail}", checked=f.holds, domain=f.domain or WHOLE)
+        for f in facts
+    ]
+
+
+def failed_facts(facts: Sequence[Fact]) -> list[str]:
+    """The names of the facts that did not hold."""
+    return [f.name for f in facts if not f.holds]

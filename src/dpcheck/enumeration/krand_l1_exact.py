@@ -702,10 +702,11 @@ def _every(fp: FloatPass) -> None:
         raise RuntimeError(f"float pass missed backgrounds m = {missing.tolist()}...")
 
 
-def certify_approx(n: int, lie: LieProbability, delta: float, fp: FloatPass) -> Certified:
-    """epsilon(delta) over every background: arb at the float maximiser and at every m
-    whose float upper bound reaches the arb value (module doc)."""
-    _every(fp)
+def _certify_eps(
+    n: int, lie: LieProbability, delta: float, fp: FloatPass
+) -> tuple[float, float, int, list[int], int]:
+    """epsilon(delta) in arb at the float maximiser and at every m whose float upper bound
+    reaches the arb value: (value, lower, m, the m evaluated in arb, backgrounds left)."""
     with flint.ctx.workprec(ARB_PREC):
         log_inv = -math.log(delta * 1e-20)
 
@@ -714,6 +715,14 @@ def certify_approx(n: int, lie: LieProbability, delta: float, fp: FloatPass) -> 
             return lo, hi, True
 
         value, lower, m, arb_ms, left, _ = _certify(fp.ratio_hi[0], evaluate, False)
+    return value, lower, m, arb_ms, left
+
+
+def certify_approx(n: int, lie: LieProbability, delta: float, fp: FloatPass) -> Certified:
+    """epsilon(delta) over every background: arb at the float maximiser and at every m
+    whose float upper bound reaches the arb value (module doc)."""
+    _every(fp)
+    value, lower, m, arb_ms, left = _certify_eps(n, lie, delta, fp)
     return Certified(value, lower, m, _kind(value, lower, left, True), arb_ms, left)
 
 
@@ -863,14 +872,7 @@ def certify_pruned(
         _merge(fp, float_pass(n, q, [delta], ms=leaves, estimates=False))
     if not (fp.seen | cleared).all():
         raise RuntimeError("pruned search left backgrounds uncovered")  # pragma: no cover
-    with flint.ctx.workprec(ARB_PREC):
-        log_inv = -math.log(delta * 1e-20)
-
-        def evaluate(m: int) -> tuple[float, float, bool]:
-            lo, hi = arb_eps(arb_law(n, m, lie, log_inv), delta)
-            return lo, hi, True
-
-        value, lower, m, arb_ms, left, _ = _certify(fp.ratio_hi[0], evaluate, False)
+    value, lower, m, arb_ms, left = _certify_eps(n, lie, delta, fp)
     if eps_prune > value:
         raise RuntimeError("pruning level above the certified value")  # pragma: no cover
     approx = Certified(value, lower, m, _kind(value, lower, left, True), arb_ms, left)
