@@ -1,24 +1,50 @@
 """The ``dpcheck`` command line: thin; parses, calls the library, prints.
 
 Bad input anywhere becomes a one-line ``dpcheck: error: ...`` on stderr and
-exit code 2, without a traceback (DESIGN.md, "Contracts").
+exit code 2, without a traceback (DESIGN.md, "Contracts"); so does an output
+pipe closed early (``dpcheck verify --list | head -1``).  Every number goes
+through :mod:`dpcheck.inputs.numbers`, every size through the ceilings of
+:mod:`dpcheck.inputs.limits`, every output path is checked before the work
+(:mod:`dpcheck.outputs.paths`) and written atomically
+(:mod:`dpcheck.outputs.atomic`); an interrupted run exits 130 and leaves no
+partial file (:mod:`dpcheck.outputs.interrupts`).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
+import re
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from pathlib import Path
 
 from dpcheck.errors import InputError
+from dpcheck.inputs import limits
+from dpcheck.inputs.numbers import shown
+from dpcheck.outputs import atomic, interrupts
+from dpcheck.outputs.paths import PLOT_SUFFIXES, output_file, output_folder
+
+#: Any argument that starts with one dash and is not ``-h`` is a value, so that
+#: ``--groups -1,5`` or ``--epsilon -inf`` reach the parsers that name the value
+#: (argparse alone takes them for unknown options).
+_VALUE_WITH_DASH = re.compile(r"^-(?!-)(?!h$).+")
 
 
 class _Parser(argparse.ArgumentParser):
+    def __init__(self, *args, **kwargs) -> None:  # type: ignore[no-untyped-def]
+        super().__init__(*args, **kwargs)
+        self._negative_number_matcher = _VALUE_WITH_DASH
+
     def error(self, message: str) -> None:  # one line, exit 2
-        raise InputError(message)
+        raise InputError(_cut(message))
+
+
+def _cut(message: str, limit: int = 300) -> str:
+    """One line of at most ``limit`` characters (argparse echoes values whole)."""
+    line = " ".join(message.split())
+    return line if len(line) <= limit else line[: limit - 25] + f"... ({len(line)} characters)"
 
 
 def _verify(args: argparse.Namespace) -> int:
@@ -29,14 +55,13 @@ def _verify(args: argparse.Namespace) -> int:
         print("\n".join(c.id for c in claims))
         return 0
     chosen = runner.select(claims, args.ids)
-    if args.output:
-        out = Path(args.output)
-        if out.parent and not out.parent.exists():
-            raise InputError(f"--output {args.output!r}: folder {str(out.parent)!r} does not exist")
+    out = None if args.output is None else output_file("--output", args.output)
     results = _run_with_progress(runner, chosen, quiet=args.quiet or not sys.stderr.isatty())
     text = report.render(results, args.format)
-    if args.output:
-        Path(args.output).write_text(text, encoding="utf-8")
+    if out is not None:
+        atomic.write_text(out, text)
+        if not args.quiet:
+            print(f"wrote {out}", file=sys.stderr)
     else:
         sys.stdout.write(text)
     return runner.exit_code(results)
@@ -75,17 +100,16 @@ def _eval(args: argparse.Namespace) -> int:
 
     mp.split_name(args.quantity)
     params = MechanismParams.from_mapping(parse_assignments(args.assignments))
-    if args.dps < 1 or args.dps > 10000:
-        raise InputError(f"--dps {args.dps} must be between 1 and 10000")
-    value = mp.evaluate(args.quantity, params, args.dps)
+    dps = limits.count("eval", "--dps", args.dps, 1)
+    value = mp.evaluate(args.quantity, params, dps)
     import mpmath
 
-    text = mpmath.nstr(value, args.dps)
+    text = mpmath.nstr(value, dps)
     if args.json:
         data = {
             "quantity": args.quantity,
             "value": text,
-            "dps": args.dps,
+            "dps": dps,
             "params": {k: str(getattr(params, k)) for k in ("s", "c0", "c1", "lam")},
         }
         print(json.dumps(data, indent=2))
@@ -100,18 +124,19 @@ def _privacy(args: argparse.Namespace) -> int:
 
     setting = privacy.Setting.parse(args.epsilon, args.sensitivity, args.lower, args.upper)
     scale = None if args.scale is None else parse_number("scale", args.scale)
-    if not 1 <= args.dps <= 1000:
-        raise InputError(f"--dps {args.dps} must be between 1 and 1000")
-    if args.plot:
-        from dpcheck.plots.privacy import plot_privacy
+    dps = limits.count("privacy", "--dps", args.dps, 1)
+    plot = None if args.plot is None else output_file("--plot", args.plot, PLOT_SUFFIXES)
+    with atomic.transaction() as out:
+        data = privacy.summary(
+            args.mechanism, setting, scale, dps=dps, brute_force=args.brute_force
+        )
+        if plot is not None:
+            from dpcheck.plots.privacy import plot_privacy
 
-        eps = float(setting.epsilon)
-        plot_privacy(args.plot, sorted({0.1, 0.5, 1.0, 2.0, 5.0, eps}))
-    data = privacy.summary(
-        args.mechanism, setting, scale, dps=args.dps, brute_force=args.brute_force
-    )
-    if args.plot:
-        data["plot"] = str(args.plot)
+            eps = float(setting.epsilon)
+            with out.writing(plot) as tmp:
+                plot_privacy(tmp, sorted({0.1, 0.5, 1.0, 2.0, 5.0, eps}))
+            data["plot"] = str(plot)
     if args.json:
         print(json.dumps(data, indent=2))
     else:
@@ -159,8 +184,8 @@ def _audit(args: argparse.Namespace) -> int:
     from dpcheck.sampling import audit
 
     setting = privacy.Setting.parse(args.epsilon, args.sensitivity, args.lower, args.upper)
-    samples = parse_count("samples", args.samples, 1)
-    seed = parse_count("seed", args.seed, 0)
+    samples = limits.count("audit", "--samples", args.samples, 1)
+    seed = parse_count("seed", args.seed, 0, 2**63 - 1)
     confidence = audit.as_confidence(args.confidence)
     show_bar = samples >= 10**7 and sys.stderr.isatty() and not args.json
     with _draw_progress(show_bar) as progress:
@@ -229,15 +254,27 @@ def _compare(args: argparse.Namespace) -> int:
 def _sensitivity(args: argparse.Namespace) -> int:
     from dpcheck.enumeration import sensitivity as sens
 
+    n = limits.count("sensitivity", "--n", args.n, 0)
     groups = sens.parse_groups(args.groups)
+    if groups is not None and len(groups) > limits.ceiling("sensitivity", "--groups").maximum:
+        raise InputError(
+            f"--groups has {len(groups)} groups, above "
+            + limits.ceiling("sensitivity", "--groups").describe()
+        )
     bounds = sens.parse_bounds(args.stat, args.bounds)
     if args.categories is not None and args.stat not in ("histogram", "proportions"):
-        raise InputError(f"--categories applies to histogram and proportions, not {args.stat!r}")
-    categories = 2 if args.categories is None else args.categories
+        raise InputError(
+            f"--categories applies to histogram and proportions, not {shown(args.stat)}"
+        )
+    categories = (
+        2
+        if args.categories is None
+        else limits.count("sensitivity", "--categories", args.categories)
+    )
     result = sens.exact_sensitivity(
         args.stat,
         args.neighbours,
-        args.n,
+        n,
         groups,
         categories,
         allow_singleton=args.allow_singleton,
@@ -251,25 +288,26 @@ def _krand(args: argparse.Namespace) -> int:
     from dpcheck.enumeration import krand_profile as kp
 
     curve_deltas = None
-    if args.plot:
-        from dpcheck.plots.krand import CURVE_DELTAS, _target
+    n = limits.count("krand profile", "--n", args.n, 1)
+    L = limits.count("krand profile", "--L", args.L, 1)
+    plot = None if args.plot is None else output_file("--plot", args.plot, PLOT_SUFFIXES)
+    if plot is not None:
+        from dpcheck.plots.krand import CURVE_DELTAS
 
-        _target(args.plot)  # a missing folder fails before the search, not after
         curve_deltas = list(CURVE_DELTAS)
-    data = kp.summary(
-        args.n, args.L, q=args.q, eps0=args.eps0, delta=args.delta, curve_deltas=curve_deltas
-    )
-    if args.plot:
+    data = kp.summary(n, L, q=args.q, eps0=args.eps0, delta=args.delta, curve_deltas=curve_deltas)
+    if plot is not None:
         from dpcheck.plots.krand import plot_epsilon_curves, plot_general_curves
 
-        if data["L"] == 1:
-            ns = sorted({max(1, data["n"] // 10), data["n"], 10 * data["n"]} - {0})
-            ns = [n for n in ns if n <= kp.MAX_N]
-            plot_epsilon_curves(args.plot, ns, data["q"])
-        else:
-            q = args.q if args.q is not None else data["q"]
-            plot_general_curves(args.plot, data["n"], data["L"], q, data["curve"])
-        data["plot"] = str(args.plot)
+        with atomic.transaction() as out, out.writing(plot) as tmp:
+            if data["L"] == 1:
+                top = limits.ceiling("krand profile", "--n").maximum
+                ns = sorted({max(1, data["n"] // 10), data["n"], 10 * data["n"]} - {0})
+                plot_epsilon_curves(tmp, [m for m in ns if m <= top], data["q"])
+            else:
+                q = args.q if args.q is not None else data["q"]
+                plot_general_curves(tmp, data["n"], data["L"], q, data["curve"])
+        data["plot"] = str(plot)
     data.pop("curve", None)
     print(json.dumps(data, indent=2) if args.json else _krand_text(data))
     return 0
@@ -377,9 +415,9 @@ def _derive(args: argparse.Namespace) -> int:
         print("\n".join(build.NAMES))
         return 0
     chosen = build.select(args.names)
-    out = Path(args.out)
-    if out.exists() and not out.is_dir():
-        raise InputError(f"--out {args.out!r} is a file, expected a folder")
+    out = output_folder("--out", args.out)
+    if args.pdf and build.tex_engine() is None:
+        build.compile_pdf(out)  # the one-line "needs latexmk or pdflatex", before the work
     show = not args.quiet and sys.stderr.isatty()
     if show:
         from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
@@ -393,10 +431,11 @@ def _derive(args: argparse.Namespace) -> int:
             )
     else:
         files = build.render_all(chosen)
-    changed = build.write(files, out)
+    with atomic.transaction() as staged:
+        changed = build.write(files, out, staged)
+        pdf = build.compile_pdf(out, files, staged) if args.pdf else None
     print(f"{len(files)} files in {out}/ ({len(changed)} changed): " + ", ".join(sorted(files)))
-    if args.pdf:
-        pdf = build.compile_pdf(out)
+    if pdf is not None:
         print(f"PDF: {pdf}")
     return 0
 
@@ -445,7 +484,7 @@ def build_parser() -> argparse.ArgumentParser:
     e.add_argument(
         "assignments", nargs="*", help="s=.. c0=.. c1=.. and lam=.. or epsilon=.. sensitivity=.."
     )
-    e.add_argument("--dps", type=int, default=30, help="significant digits (default 30)")
+    e.add_argument("--dps", default="30", help="significant digits (default 30, at most 10000)")
     e.add_argument("--json", action="store_true")
     e.set_defaults(func=_eval)
 
@@ -453,7 +492,7 @@ def build_parser() -> argparse.ArgumentParser:
         "privacy", help="exact worst-case privacy loss and calibrated scale (Liu 2019, Def. 2)"
     )
     _setting_arguments(pr)
-    pr.add_argument("--dps", type=int, default=30, help="significant digits (default 30)")
+    pr.add_argument("--dps", default="30", help="significant digits (default 30, at most 1000)")
     pr.add_argument("--brute-force", action="store_true", help="also search a (s, s', y) grid")
     pr.add_argument("--plot", help="write loss and calibrated scale against R/delta1 (png/pdf)")
     pr.add_argument("--json", action="store_true")
@@ -479,9 +518,9 @@ def build_parser() -> argparse.ArgumentParser:
         " pooled_variance or pooled_covariance",
     )
     se.add_argument("--neighbours", required=True, choices=("substitute", "remove"))
-    se.add_argument("--n", required=True, type=int, help="number of records of x")
+    se.add_argument("--n", required=True, help="number of records of x (at most 60)")
     se.add_argument("--groups", help="group sizes n1,n2,... (pooled statistics)")
-    se.add_argument("--categories", type=int, help="K for histogram/proportions (default 2)")
+    se.add_argument("--categories", help="K for histogram/proportions (default 2)")
     se.add_argument("--bounds", help="c0,c1 (covariances: c10,c11,c20,c21); default 0,1")
     se.add_argument(
         "--allow-singleton",
@@ -544,19 +583,39 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    """Run one verb; the exit code: 0 done, 1 a finding (see the README), 2 bad input or a
+    closed output pipe, 130 interrupted (nothing partial written)."""
+    interrupts.install()
     try:
         args = build_parser().parse_args(argv)
         if getattr(args, "deep", False):
-            import os
-
             os.environ["DPCHECK_DEEP"] = "1"
-        return int(args.func(args))
+        code = int(args.func(args))
+        sys.stdout.flush()  # a closed pipe shows here, not at interpreter exit
     except InputError as exc:
-        print(f"dpcheck: error: {exc}", file=sys.stderr)
+        print(f"dpcheck: error: {_cut(str(exc), 400)}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
-        print("dpcheck: interrupted", file=sys.stderr)
-        return 130
+        return _interrupted()
+    except BrokenPipeError:
+        _silence_stdout()
+        return 2
+    return _interrupted() if interrupts.interrupted() else code
+
+
+def _interrupted() -> int:
+    print("dpcheck: interrupted; no output written", file=sys.stderr)
+    return 130
+
+
+def _silence_stdout() -> None:
+    """Point stdout at /dev/null so that the exit-time flush cannot fail again."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError):  # pragma: no cover - stdout already gone
+        pass
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -12,6 +12,8 @@ The README marks each generated region with an opening and a closing comment::
 * ``krand`` (``<!-- dpcheck:krand n=10000 eps0=2 delta=1e-6 -->``): one line of
   ``dpcheck krand profile --L 1`` for that setting (the epsilon, its kind and the
   worst background), computed afresh;
+* ``limits`` (``<!-- dpcheck:limits -->``): the table of work ceilings of
+  :mod:`dpcheck.inputs.limits`.
 * ``mutation`` (``<!-- dpcheck:mutation docs/mutation_kill_rate.json -->``): the
   mutation harness's kill rates from the JSON ``bench/mutation_kill_rate.py
   --summary`` wrote (a 15-minute run, so it is read, not rerun).
@@ -37,7 +39,7 @@ from dpcheck.claims.model import Status
 from dpcheck.claims.report import md_from_data
 from dpcheck.errors import InputError
 
-_KINDS = "counts|verdicts|krand|mutation"
+_KINDS = "counts|verdicts|krand|mutation|limits"
 _BLOCK = re.compile(
     rf"(?P<open><!-- dpcheck:(?P<kind>{_KINDS})(?P<docs>(?: [a-z0-9=._/+-]+)*) -->)"
     r"(?P<body>.*?)"
@@ -141,6 +143,10 @@ def render(readme: str, data: dict[str, Any], root: Path = Path(".")) -> str:
     that relative paths in blocks start from)."""
 
     def fill(match: re.Match[str]) -> str:
+        if match["kind"] == "limits":
+            from dpcheck.inputs.limits import markdown_table
+
+            return match["open"] + "\n\n" + markdown_table() + "\n" + match["close"]
         if match["kind"] == "krand":
             return match["open"] + krand_line(match["docs"].split()) + match["close"]
         if match["kind"] == "mutation":

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import shutil
 import subprocess
+import tempfile
 from collections.abc import Callable, Iterable, Mapping
 from functools import partial
 from pathlib import Path
@@ -18,6 +19,7 @@ from dpcheck.claims.model import Claim, Verdict
 from dpcheck.derivations import liu2019, privacy, sensitivity, zz2016
 from dpcheck.derivations.document import Derivation, master, render
 from dpcheck.errors import InputError
+from dpcheck.outputs.atomic import Outputs, transaction
 
 #: every derivation, in the order of the master document
 BUILDERS: dict[str, Callable[[], Derivation]] = {
@@ -97,22 +99,22 @@ def render_all(
     return files
 
 
-def write(files: Mapping[str, str], out: Path) -> list[Path]:
-    """Write the files into ``out`` (created if missing); return those whose bytes changed."""
-    try:
-        out.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        raise InputError(f"--out {str(out)!r}: cannot create the folder ({exc.strerror})") from None
+def write(files: Mapping[str, str], out: Path, staged: Outputs | None = None) -> list[Path]:
+    """Stage the files for ``out`` (created at commit); return those whose bytes change.
+
+    Without ``staged`` the files are written at once, atomically as one
+    transaction (:mod:`dpcheck.outputs.atomic`).
+    """
+    if staged is None:
+        with transaction() as own:
+            return write(files, out, own)
     changed = []
     for name, text in files.items():
         path = out / name
         data = text.encode("utf-8")
-        if path.exists() and path.read_bytes() == data:
+        if path.is_file() and path.read_bytes() == data:
             continue
-        try:
-            path.write_bytes(data)
-        except OSError as exc:
-            raise InputError(f"--out {str(out)!r}: cannot write {name} ({exc.strerror})") from None
+        staged.write_bytes(path, data)
         changed.append(path)
     return changed
 
@@ -126,11 +128,15 @@ def tex_engine() -> list[str] | None:
     return None
 
 
-def compile_pdf(out: Path) -> Path:
-    """Compile ``out``/dpcheck.tex to dpcheck.pdf with a real TeX engine.
+def compile_pdf(
+    out: Path, files: Mapping[str, str] | None = None, staged: Outputs | None = None
+) -> Path:
+    """Compile ``out``/dpcheck.pdf with a real TeX engine.
 
+    The sources (the .tex files in ``out``, updated by ``files``) are compiled in a
+    private temporary folder, so no build file or half-written PDF ever appears
+    in ``out``; the PDF is then staged in ``staged`` (else written atomically).
     pdflatex runs twice (the table of contents); latexmk decides by itself.
-    Build files other than the PDF are removed afterwards.
     """
     engine = tex_engine()
     if engine is None:
@@ -138,17 +144,27 @@ def compile_pdf(out: Path) -> Path:
             "--pdf needs latexmk or pdflatex on PATH (Debian: apt-get install latexmk "
             "texlive-latex-recommended)"
         )
-    runs = 1 if engine[0] == "latexmk" else 2
-    for _ in range(runs):
-        done = subprocess.run(
-            [*engine, f"{MASTER}.tex"], cwd=out, capture_output=True, text=True, check=False
-        )
-        if done.returncode != 0:
-            tail = (done.stdout + done.stderr).strip().splitlines()[-12:]
-            raise RuntimeError(f"{engine[0]} failed on {out / MASTER}.tex:\n" + "\n".join(tail))
-    for ext in (".aux", ".log", ".toc", ".fls", ".fdb_latexmk", ".out"):
-        (out / f"{MASTER}{ext}").unlink(missing_ok=True)
-    return out / f"{MASTER}.pdf"
+    sources = {p.name: p.read_text(encoding="utf-8") for p in sorted(out.glob("*.tex"))}
+    sources.update(files or {})
+    target = out / f"{MASTER}.pdf"
+    with tempfile.TemporaryDirectory(prefix="dpcheck-tex-") as work:
+        for name, text in sources.items():
+            (Path(work) / name).write_text(text, encoding="utf-8")
+        runs = 1 if engine[0] == "latexmk" else 2
+        for _ in range(runs):
+            done = subprocess.run(
+                [*engine, f"{MASTER}.tex"], cwd=work, capture_output=True, text=True, check=False
+            )
+            if done.returncode != 0:
+                tail = (done.stdout + done.stderr).strip().splitlines()[-12:]
+                raise RuntimeError(f"{engine[0]} failed on {MASTER}.tex:\n" + "\n".join(tail))
+        data = (Path(work) / f"{MASTER}.pdf").read_bytes()
+    if staged is None:
+        with transaction() as own:
+            own.write_bytes(target, data)
+    else:
+        staged.write_bytes(target, data)
+    return target
 
 
 __all__ = [

@@ -30,7 +30,7 @@ from fractions import Fraction
 from flint import fmpz_poly
 
 from dpcheck.errors import InputError
-from dpcheck.numeric.params import parse_count
+from dpcheck.numeric.params import parse_count, parse_number, short, shown
 
 #: Largest number of histogram outcomes an exact law may hold (memory: ~1 GB of ints).
 MAX_OUTCOMES = 20_000_000
@@ -40,13 +40,16 @@ MAX_BRUTE_BITS = 22
 
 # --------------------------------------------------------------------------- input
 def as_q(q: object) -> Fraction:
-    """The lie probability q of §2.1 as an exact Fraction in (0, 1/2)."""
-    try:
-        value = q if isinstance(q, Fraction) else Fraction(str(q))
-    except (ValueError, ZeroDivisionError, TypeError):
-        raise InputError(f"q {q!r} is not a number") from None
+    """The lie probability q of §2.1 as an exact Fraction in [1e-300, 1/2).
+
+    Below 1e-300, ln(p/q) leaves the float64 range the profiles compute in.
+    """
+    value = parse_number("q", q)
     if not 0 < value < Fraction(1, 2):
-        raise InputError(f"q = {q} must lie in (0, 1/2) (§2.1)")
+        given = q.strip() if isinstance(q, str) and len(q) <= 40 else short(value)
+        raise InputError(f"q = {given} must lie in (0, 1/2) (§2.1)")
+    if value < Fraction(1, 10**300):
+        raise InputError(f"q = {shown(q)} is below the floor of 1e-300 (eps0 = ln(p/q) <= 690)")
     return value
 
 

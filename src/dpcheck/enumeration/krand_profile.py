@@ -66,7 +66,8 @@ from dpcheck.enumeration import krand
 from dpcheck.enumeration import krand_l1_exact as kx
 from dpcheck.enumeration.krand import as_q
 from dpcheck.errors import InputError
-from dpcheck.numeric.params import parse_count, parse_real
+from dpcheck.inputs.limits import ceiling
+from dpcheck.numeric.params import parse_count, parse_number, parse_real
 
 #: Float pass over every background while n * (window width) stays below this (~7 s
 #: here: n = 1e5 at eps0 = 0.1; the width grows like sqrt(n pq)); above, a grid search
@@ -77,7 +78,7 @@ EVERY_BACKGROUND_WORK = 2.5e8
 #: at eps0 = 4 takes ~9 s); above, the grid search (lower bounds).
 PRUNED_WORK = 5e8
 GRID_POINTS = 65
-MAX_N = 10**7
+MAX_N = ceiling("krand profile", "--n").maximum
 _CUT = 80.0  # window: log pmf within _CUT of its maximum
 
 _lgamma = np.frompyfunc(math.lgamma, 1, 1)
@@ -99,7 +100,7 @@ def lie_from(q: object = None, eps0: object = None) -> kx.LieProbability:
     q_from(q, eps0)  # validation, one-line errors
     if q is not None:
         return kx.LieProbability(as_q(q))
-    return kx.LieProbability(Fraction(str(eps0).strip()), from_eps0=True)
+    return kx.LieProbability(parse_number("eps0", eps0), from_eps0=True)
 
 
 def check_delta(delta: object) -> float:
@@ -107,7 +108,7 @@ def check_delta(delta: object) -> float:
 
 
 def check_n(n: object) -> int:
-    return parse_count("n", n, 1, MAX_N, f"the profile limit of {MAX_N} (MAX_N)")
+    return parse_count("n", n, 1, MAX_N, ceiling("krand profile", "--n").describe())
 
 
 # --------------------------------------------------------------------------- laws
@@ -457,7 +458,7 @@ def fmt_reference(n: int, eps0: float, delta: float) -> dict | None:  # type: ig
 
 
 # --------------------------------------------------------------------------- summary
-MAX_L = 20
+MAX_L = ceiling("krand profile", "--L").maximum
 
 
 def summary(
@@ -475,7 +476,7 @@ def summary(
     ``curve_deltas`` (L >= 2): also return epsilon(delta) there, from the same search.
     """
     n = check_n(n)
-    L = parse_count("L", L, 1, MAX_L, f"the profile limit of {MAX_L} (MAX_L: 2^L reports)")
+    L = parse_count("L", L, 1, MAX_L, ceiling("krand profile", "--L").describe())
     qf = q_from(q, eps0)
     d = check_delta(delta)
     e0 = math.log((1 - qf) / qf)

@@ -436,7 +436,7 @@ def background_orbits(n_bg: int, L: int) -> Iterator[tuple[tuple[int, ...], list
 
 # --------------------------------------------------------------------------- laws
 def _q_exact(q: object) -> Fraction:
-    return krand.as_q(q if isinstance(q, Fraction) else Fraction(str(q)))
+    return krand.as_q(q)
 
 
 def _exact_background(background: Sequence[int], L: int, q: Fraction) -> dict:  # type: ignore[type-arg]

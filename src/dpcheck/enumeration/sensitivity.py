@@ -82,6 +82,7 @@ from typing import Any
 from dpcheck.enumeration import engine
 from dpcheck.enumeration.quadratic import Quad
 from dpcheck.errors import InputError
+from dpcheck.inputs.limits import ceiling
 from dpcheck.numeric.params import parse_number
 from dpcheck.papers.liu2019s_sensitivity import PRINTED, Printed, compare
 
@@ -116,7 +117,7 @@ BIVARIATE = ("covariance", "pooled_covariance")
 CATEGORICAL = ("proportion", "histogram", "proportions")
 POOLED = ("pooled_variance", "pooled_covariance")
 #: the largest n the exact engine enumerates (bivariate cost grows like n^3)
-MAX_N = 60
+MAX_N = ceiling("sensitivity", "--n").maximum
 
 _SCALE_POWER = {"mean": 1, "sd": 1, "variance": 2, "pooled_variance": 2}
 
@@ -687,12 +688,16 @@ def _proportion(spec: _Spec) -> SensitivityResult:
 
 # ============================================================================ reporting
 def _num(v: Any) -> str:
-    return str(v)
+    text = str(v)
+    return text if len(text) <= 40 else f"about {_dec(v) if isinstance(v, Fraction) else text[:40]}"
 
 
 def _dec(v: Any) -> str:
-    if isinstance(v, Fraction):
-        return f"{float(v):.12g}"
+    if isinstance(v, Fraction):  # mpmath: a float64 would overflow beyond 1e308
+        import mpmath
+
+        with mpmath.workdps(20):
+            return mpmath.nstr(mpmath.mpf(v.numerator) / v.denominator, 12, strip_zeros=True)
     import sympy
 
     return str(sympy.N(v, 12))
@@ -732,7 +737,7 @@ def describe(
         "n": result.n,
         "groups": list(groups) if groups is not None else None,
         "categories": result.categories,
-        "bounds": [str(v) for v in b] if b is not None else None,
+        "bounds": [_num(v) for v in b] if b is not None else None,
         "exact": result.exact,
         "value": _num(result.value),
         "value_decimal": _dec(result.value),

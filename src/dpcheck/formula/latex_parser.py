@@ -59,10 +59,17 @@ from types import MappingProxyType
 import sympy as sp
 
 from dpcheck.errors import InputError
+from dpcheck.inputs.limits import ceiling
 from dpcheck.papers import liu2019 as _paper
 from dpcheck.symbolic.symbols import c0, c1, lam, p1, p2, s
 
-MAX_LENGTH = 5000
+MAX_LENGTH = ceiling("check-formula", "formula").maximum
+
+
+def _is_digit(ch: str) -> bool:
+    """ASCII 0-9 only: '٥', '１' and '²' are not digits here (str.isdigit says they are)."""
+    return len(ch) == 1 and "0" <= ch <= "9"
+
 MAX_DIGITS = 30
 #: nesting of brackets and function arguments (the paper needs 7; SymPy's own recursive
 #: algorithms overflow Python's stack on much deeper trees)
@@ -166,7 +173,7 @@ class _Tokenizer:
             ch = self.src[self.i]
             if ch.isspace() or ch == "~":
                 self.i += 1
-            elif ch.isdigit() or (ch == "." and self._peek_digit()):
+            elif _is_digit(ch) or (ch == "." and self._peek_digit()):
                 self._number()
             elif ch.isascii() and ch.isalpha():
                 self._emit(Token("letter", ch, self.i, ch))
@@ -199,15 +206,15 @@ class _Tokenizer:
 
     def _peek_digit(self) -> bool:
         nxt = self.src[self.i + 1 : self.i + 2]
-        return nxt.isdigit()
+        return _is_digit(nxt)
 
     def _number(self) -> None:
         start = self.i
-        while self.i < len(self.src) and self.src[self.i].isdigit():
+        while self.i < len(self.src) and _is_digit(self.src[self.i]):
             self.i += 1
         if self.src[self.i : self.i + 1] == "." and self._peek_digit():
             self.i += 1
-            while self.i < len(self.src) and self.src[self.i].isdigit():
+            while self.i < len(self.src) and _is_digit(self.src[self.i]):
                 self.i += 1
         text = self.src[start : self.i]
         if len(text.replace(".", "")) > MAX_DIGITS:
@@ -527,7 +534,7 @@ class _Parser:
         if nxt is not None and nxt.kind == "open" and nxt.value == "[":
             self.take()
             num = self.peek()
-            if num is None or num.kind != "num" or not num.text.isdigit():
+            if num is None or num.kind != "num" or not all(map(_is_digit, num.text)):
                 raise self.fail(f"a whole number as the index of \\sqrt at position {tok.pos}")
             self.take()
             index = int(num.text)
@@ -551,6 +558,8 @@ class _Parser:
             raise self.fail(f"the argument of {tok.text} at position {tok.pos}")
         if tok.value == "log" and arg.is_zero:
             raise InputError(f"log of 0 at position {tok.pos}")
+        if tok.value == "exp":
+            return _power(sp.E, arg, tok.pos)
         return _FUNCTIONS[tok.value](arg)
 
     def text(self) -> sp.Expr:
@@ -577,7 +586,13 @@ def _number(text: str) -> sp.Rational:
 
 
 def _power(base: sp.Expr, exponent: sp.Expr, pos: int) -> sp.Expr:
-    """base^exponent, refusing exponents and numbers that would exhaust time or memory."""
+    """base^exponent, refusing exponents and numbers that would exhaust time or memory.
+
+    Bounded by construction, before anything is evaluated: a rational exponent
+    has numerator and denominator at most MAX_EXPONENT; a constant power (no
+    symbol in it, e.g. e^{e^{100}}) may have at most MAX_NUMBER_DIGITS digits
+    (each of its parts is already bounded, so their sizes are cheap to bound).
+    """
     if exponent.is_Rational:
         p, q = int(exponent.p), int(exponent.q)
         if abs(p) > MAX_EXPONENT or q > MAX_EXPONENT:
@@ -595,7 +610,37 @@ def _power(base: sp.Expr, exponent: sp.Expr, pos: int) -> sp.Expr:
                         f"the power at position {pos} would be a number of about "
                         f"{int(size * abs(p) / q)} digits (limit {MAX_NUMBER_DIGITS})"
                     )
+    if not (base.free_symbols or exponent.free_symbols):
+        digits = _constant_power_digits(base, exponent)
+        if digits is None or digits > MAX_NUMBER_DIGITS:
+            shown = "too many" if digits is None else f"about {digits:.3g}"
+            raise InputError(
+                f"the power at position {pos} would be a number of {shown} digits"
+                f" (limit {MAX_NUMBER_DIGITS})"
+            )
     return sp.Pow(base, exponent)
+
+
+def _constant_power_digits(base: sp.Expr, exponent: sp.Expr) -> float | None:
+    """About |exponent| * log10|base| (decimal digits of base^exponent), or None if unbounded.
+
+    Both parts are built from bounded parts (this check runs on every power),
+    so evaluating them to 20 digits (evalf: no code is generated or executed)
+    cannot itself run away.
+    """
+    try:
+        b = sp.N(base, 20)
+        x = sp.N(exponent, 20)
+        if not (b.is_number and x.is_number) or b.has(sp.I) or x.has(sp.I):
+            return None
+        if b == 0:
+            return 0.0
+        size = sp.N(abs(x) * abs(sp.log(abs(b), 10)), 20)
+        if not size.is_finite:
+            return None
+        return float(size)
+    except (OverflowError, ValueError, TypeError, ZeroDivisionError):
+        return None
 
 
 def _log10(n: int) -> float:

@@ -60,18 +60,52 @@ def adaptive(
 ) -> mpmath.mpf:
     """``f(*args)`` correct to about ``dps`` digits, by agreement of two precisions.
 
-    Runs at precision w and 2w (w = dps + 20) and doubles w until both agree to
-    dps digits (or to 10^-dps absolutely when the value is 0).
+    ``args`` end with (c0, c1, λ), as every quantity of the family does; the
+    ones before are locations (s, s', y, δ1).  Runs at precision w and 2w and
+    doubles w until both agree to dps digits (or to 10^-dps absolutely when
+    the value is 0).  w starts at dps + 20 + :func:`cancellation_digits`: the
+    closed forms cancel when λ ≫ R (λ = 10^300 against R = 1 loses 300 digits
+    in 1 - e^{-R/λ}, a second moment about 900), and a location far from 0
+    next to a narrow [c0, c1] needs its digits just to be represented.  A
+    division by an exact zero that cancellation produced means w was still
+    too small; an exact zero at w and 2w is accepted only if 4w gives it too.
+    The numbers' ceiling (:mod:`dpcheck.inputs.numbers`) bounds all of this.
     """
-    work = dps + 20
+    work = dps + 20 + cancellation_digits(args)
     for _ in range(12):
-        with mpmath.workdps(work):
-            a = f(*(_mpf(v) for v in args))
-        with mpmath.workdps(2 * work):
-            b = f(*(_mpf(v) for v in args))
+        try:
+            with mpmath.workdps(work):
+                a = f(*(_mpf(v) for v in args))
+            with mpmath.workdps(2 * work):
+                b = f(*(_mpf(v) for v in args))
+            if a == 0 and b == 0:
+                with mpmath.workdps(4 * work):
+                    b = f(*(_mpf(v) for v in args))
+        except ZeroDivisionError:
+            work *= 2
+            continue
         with mpmath.workdps(dps + 5):
             tol = mpmath.mpf(10) ** (-dps) * max(abs(b), mpmath.mpf(10) ** (-dps))
             if abs(a - b) <= tol:
                 return +b
         work *= 2
     raise ArithmeticError(f"{what} did not converge")  # pragma: no cover
+
+
+def _order(x: Fraction | mpmath.mpf) -> float:
+    """log10 |x| (x != 0), without converting a huge Fraction to a float."""
+    with mpmath.workdps(15):
+        return float(mpmath.log10(abs(_mpf(x))))
+
+
+def cancellation_digits(args: tuple[Fraction | mpmath.mpf, ...]) -> int:
+    """Extra digits the closed forms need at (locations..., c0, c1, λ): see :func:`adaptive`."""
+    *locations, lo, hi, scale = args
+    width = abs(_mpf(hi) - _mpf(lo)) if len(args) >= 3 else 0
+    if len(args) < 3 or not width or not scale:
+        return 0
+    with mpmath.workdps(max(30, int(max(_order(lo), _order(hi), 0) + 30) if lo or hi else 30)):
+        width = abs(_mpf(hi) - _mpf(lo))
+    r = _order(width)
+    far = max([_order(v) for v in (*locations, lo, hi) if v] + [r])
+    return int(4 * max(0.0, _order(scale) - r) + max(0.0, far - r)) + 1

@@ -6,76 +6,17 @@ Numbers are parsed with :class:`fractions.Fraction` (exact: "0.1" is 1/10,
 the statistic inside its bounds, c0 <= s <= c1: the paper's statistic lies in
 [c0, c1], and eqs (4)-(7) are written for that case.  s outside the bounds is
 rejected.
+The numbers themselves are read by :mod:`dpcheck.inputs.numbers` (re-exported).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 
-import numpy as np
-
 from dpcheck.errors import InputError
-
-
-def parse_number(name: str, text: str | int | float | Fraction) -> Fraction:
-    """An exact rational from a user value; one-line InputError otherwise."""
-    if isinstance(text, Fraction):
-        return text
-    if isinstance(text, bool):
-        raise InputError(f"{name}={text!r} is not a number")
-    if isinstance(text, int):
-        return Fraction(text)
-    if isinstance(text, float):
-        if text != text or text in (float("inf"), float("-inf")):
-            raise InputError(f"{name}={text!r} is not a finite number")
-        return Fraction(text)
-    try:
-        return Fraction(str(text).strip())
-    except (ValueError, ZeroDivisionError):
-        raise InputError(
-            f"{name}={text!r} is not a finite number (expected e.g. 0.25, 1e-6 or 3/7)"
-        ) from None
-
-
-def parse_count(
-    name: str, value: object, minimum: int = 0, maximum: int | None = None, limit: str = ""
-) -> int:
-    """An integer in [minimum, maximum] from an int or text such as '1000000' or '1e6'.
-
-    Shared by every size, count and seed a user gives (CLI and API); a value
-    above ``maximum`` is refused with ``limit`` naming the limit.
-    """
-    if isinstance(value, (bool, np.bool_)):
-        raise InputError(f"{name}={value!r} is not an integer")
-    if isinstance(value, (int, np.integer)):
-        number = Fraction(int(value))
-    elif isinstance(value, (str, float, Fraction)):
-        number = parse_number(name, value)
-    else:
-        raise InputError(f"{name}={value!r} is not an integer")
-    if number.denominator != 1:
-        raise InputError(f"{name}={value!r} is not an integer")
-    count = int(number)
-    if count < minimum:
-        raise InputError(f"{name} = {count} must be an integer >= {minimum}")
-    if maximum is not None and count > maximum:
-        raise InputError(f"{name} = {count} is beyond {limit or f'the limit of {maximum}'}")
-    return count
-
-
-def parse_real(name: str, value: object, ok: Callable[[float], bool], expected: str) -> float:
-    """A float from a number or text, with a one-line error unless ``ok(value)``."""
-    if isinstance(value, bool):
-        raise InputError(f"{name}={value!r} is not a number")
-    try:
-        number = float(value)  # type: ignore[arg-type]
-    except (TypeError, ValueError):
-        raise InputError(f"{name}={value!r} is not a number ({expected})") from None
-    if not ok(number):  # NaN fails every comparison
-        raise InputError(f"{name}={value!r} must be {expected}")
-    return number
+from dpcheck.inputs.numbers import parse_count, parse_number, parse_real, short, shown
 
 
 @dataclass(frozen=True)
@@ -89,12 +30,12 @@ class MechanismParams:
 
     def __post_init__(self) -> None:
         if not self.c0 < self.c1:
-            raise InputError(f"c0={self.c0} must be smaller than c1={self.c1}")
+            raise InputError(f"c0={short(self.c0)} must be smaller than c1={short(self.c1)}")
         if not self.lam > 0:
-            raise InputError(f"lam={self.lam} must be positive")
+            raise InputError(f"lam={short(self.lam)} must be positive")
         if not self.c0 <= self.s <= self.c1:
             raise InputError(
-                f"s={self.s} is outside [c0, c1] = [{self.c0}, {self.c1}];"
+                f"s={short(self.s)} is outside [c0, c1] = [{short(self.c0)}, {short(self.c1)}];"
                 " the mechanisms (Liu 2019, Definition 2) need c0 <= s <= c1"
             )
 
@@ -105,7 +46,7 @@ class MechanismParams:
         unknown = sorted(set(values) - allowed)
         if unknown:
             raise InputError(
-                f"unknown parameter {unknown[0]!r} (expected s, c0, c1 and lam,"
+                f"unknown parameter {shown(unknown[0])} (expected s, c0, c1 and lam,"
                 " or epsilon and sensitivity)"
             )
         missing = [k for k in ("s", "c0", "c1") if k not in values]
@@ -118,9 +59,9 @@ class MechanismParams:
             lam = nums["lam"]
         elif "epsilon" in nums and "sensitivity" in nums:
             if nums["epsilon"] <= 0:
-                raise InputError(f"epsilon={nums['epsilon']} must be positive")
+                raise InputError(f"epsilon={short(nums['epsilon'])} must be positive")
             if nums["sensitivity"] <= 0:
-                raise InputError(f"sensitivity={nums['sensitivity']} must be positive")
+                raise InputError(f"sensitivity={short(nums['sensitivity'])} must be positive")
             lam = nums["sensitivity"] / nums["epsilon"]
         else:
             raise InputError("missing scale: give lam, or epsilon and sensitivity (λ = δ1/ε)")
@@ -134,8 +75,17 @@ def parse_assignments(items: list[str]) -> dict[str, str]:
         key, sep, value = item.partition("=")
         key = key.strip()
         if not sep or not key or not value.strip():
-            raise InputError(f"{item!r} is not of the form name=value (e.g. s=0.3)")
+            raise InputError(f"{shown(item)} is not of the form name=value (e.g. s=0.3)")
         if key in out:
             raise InputError(f"parameter {key!r} given twice")
         out[key] = value.strip()
     return out
+
+
+__all__ = [
+    "MechanismParams",
+    "parse_assignments",
+    "parse_count",
+    "parse_number",
+    "parse_real",
+]

@@ -30,7 +30,7 @@ from mpmath import mpf
 from dpcheck.errors import InputError
 from dpcheck.numeric import mp
 from dpcheck.numeric.names import check_mechanism
-from dpcheck.numeric.params import parse_number
+from dpcheck.numeric.params import parse_number, short
 from dpcheck.numeric.quadrature import laplace_density, laplace_mass
 from dpcheck.symbolic import privacy as sym
 from dpcheck.symbolic.symbols import c0, c1, delta1, lam
@@ -49,11 +49,13 @@ class Setting:
 
     def __post_init__(self) -> None:
         if not self.epsilon > 0:
-            raise InputError(f"epsilon={self.epsilon} must be positive")
+            raise InputError(f"epsilon={short(self.epsilon)} must be positive")
         if not self.sensitivity > 0:
-            raise InputError(f"sensitivity={self.sensitivity} must be positive")
+            raise InputError(f"sensitivity={short(self.sensitivity)} must be positive")
         if not self.lower < self.upper:
-            raise InputError(f"lower={self.lower} must be smaller than upper={self.upper}")
+            raise InputError(
+                f"lower={short(self.lower)} must be smaller than upper={short(self.upper)}"
+            )
 
     @classmethod
     def parse(cls, epsilon: object, sensitivity: object, lower: object, upper: object) -> Setting:
@@ -349,12 +351,12 @@ def summary(
         )
     out: dict[str, object] = {
         "mechanism": mechanism,
-        "epsilon": str(setting.epsilon),
-        "sensitivity": str(setting.sensitivity),
-        "lower": str(setting.lower),
-        "upper": str(setting.upper),
-        "R/sensitivity": str(setting.width / setting.sensitivity),
-        "scale": str(used),
+        "epsilon": short(setting.epsilon),
+        "sensitivity": short(setting.sensitivity),
+        "lower": short(setting.lower),
+        "upper": short(setting.upper),
+        "R/sensitivity": short(setting.width / setting.sensitivity),
+        "scale": short(used),
         "scale source": "naive delta1/epsilon (Definition 2)" if scale is None else "given",
         "loss": decimal(loss_up, dps),
         "loss kind": f"exact worst-case loss (derived closed form), rounded up to {dps} digits"

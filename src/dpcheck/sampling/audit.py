@@ -42,7 +42,7 @@ from dpcheck.errors import InputError
 from dpcheck.numeric import fast, names
 from dpcheck.numeric.arrays import Floats
 from dpcheck.numeric.names import check_mechanism
-from dpcheck.numeric.params import parse_count, parse_number, parse_real
+from dpcheck.numeric.params import parse_count, parse_number, parse_real, short
 from dpcheck.numeric.privacy import Setting, attained, privacy_loss
 from dpcheck.sampling import clopper_pearson, samplers
 
@@ -427,7 +427,41 @@ def plan(
     if lam is not None and not lam > 0:
         raise InputError(f"scale={lam} must be positive")
     n = parse_count("samples", samples, 1)
+    float_domain(setting, setting.naive_scale if lam is None else lam)
     return _plan(mech, setting, lam, n, as_confidence(confidence))
+
+
+#: The audit draws float64 samples: its numbers must be float64 numbers, and the
+#: bounds resolvable at their offset from 0.
+FLOAT_MAGNITUDES = (Fraction(1, 10**300), Fraction(10**300))
+MAX_OFFSET = 10**12
+
+
+def float_domain(setting: Setting, lam: Fraction) -> None:
+    """Refuse (one line) a setting the float64 sampler cannot represent faithfully."""
+    lo_mag, hi_mag = FLOAT_MAGNITUDES
+    width = setting.upper - setting.lower
+    values = {
+        "epsilon": setting.epsilon,
+        "sensitivity": setting.sensitivity,
+        "lower": setting.lower,
+        "upper": setting.upper,
+        "scale": lam,
+        "upper - lower": width,
+        "(upper - lower)/scale": width / lam,
+        "sensitivity/scale": setting.sensitivity / lam,
+    }
+    for name, v in values.items():
+        if v != 0 and not lo_mag <= abs(v) <= hi_mag:
+            raise InputError(
+                f"audit draws float64 samples: {name} = {short(v)} is outside the ceiling of"
+                " magnitudes 1e-300 .. 1e300"
+            )
+    if max(abs(setting.lower), abs(setting.upper)) > MAX_OFFSET * width:
+        raise InputError(
+            f"audit draws float64 samples: the bounds [{short(setting.lower)},"
+            f" {short(setting.upper)}] are more than {MAX_OFFSET:.0e} times their width from 0"
+        )
 
 
 @lru_cache(maxsize=256)

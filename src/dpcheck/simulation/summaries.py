@@ -8,6 +8,7 @@ probability (the verdicts use exact Clopper-Pearson bounds instead).
 
 from __future__ import annotations
 
+import warnings
 from dataclasses import dataclass
 
 import numpy as np
@@ -64,7 +65,9 @@ class SpreadSummary:
 def spread(values: Floats) -> SpreadSummary:
     """Mean and percentiles of the non-NaN values (r* is undefined when S11* S22* = 0)."""
     defined = np.isfinite(values).sum(axis=-1).astype(float)
-    with np.errstate(invalid="ignore", divide="ignore"):
+    # cells where fewer than 2 values are defined are NaN by design: no warnings for them
+    with np.errstate(invalid="ignore", divide="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
         mean = np.nanmean(values, axis=-1)
         sd = np.nanstd(values, axis=-1, ddof=1)
         mean_se = sd / np.sqrt(defined)

@@ -18,7 +18,8 @@ from typing import Any
 import mpmath
 
 from dpcheck.errors import InputError
-from dpcheck.numeric.params import parse_number
+from dpcheck.inputs import limits
+from dpcheck.numeric.params import parse_count, parse_number, shown
 from dpcheck.peers.diffprivlib.exact import DPS
 from dpcheck.peers.diffprivlib.law_test import law_rows
 from dpcheck.peers.diffprivlib.library import _library
@@ -87,17 +88,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         )
     parser.add_argument(
         "--samples",
-        type=int,
-        default=DEFAULT_SAMPLES,
+        default=str(DEFAULT_SAMPLES),
         help=f"draws of randomise() per law point (default {DEFAULT_SAMPLES})",
     )
     parser.add_argument(
         "--seed",
-        type=int,
-        default=DEFAULT_SEED,
+        default=str(DEFAULT_SEED),
         help=f"random_state of the first law point (default {DEFAULT_SEED})",
     )
-    parser.add_argument("--top", type=int, default=15, help="rows shown per group (default 15)")
+    parser.add_argument("--top", default="15", help="rows shown per group (default 15)")
     parser.add_argument("--json", action="store_true", help="JSON instead of tables")
 
 
@@ -106,15 +105,15 @@ _POINT_OPTIONS = ("epsilon", "delta", "sensitivity", "lower", "upper", "value")
 
 def _parse_float(name: str, text: str) -> float:
     """A float from the user, through the exact parser; ε may be 'inf' (the API allows it)."""
-    if name == "epsilon" and str(text).strip().lower() in ("inf", "+inf", "infinity"):
+    if name == "epsilon" and isinstance(text, str) and text.strip() in ("inf", "+inf"):
         return math.inf
     number = parse_number(name, text)
     try:
         value = float(number)
     except OverflowError:
-        raise InputError(f"{name}={text!r} is too large for a float") from None
+        raise InputError(f"{name}={shown(text)} is too large for a float") from None
     if math.isinf(value):
-        raise InputError(f"{name}={text!r} is too large for a float")
+        raise InputError(f"{name}={shown(text)} is too large for a float")
     return value
 
 
@@ -142,13 +141,10 @@ def _validate(args: argparse.Namespace) -> tuple[list[Point] | None, list[str], 
             f"single-point mode needs all of --epsilon --delta --sensitivity --lower --upper"
             f" --value; missing {' '.join(missing)}"
         )
-    if args.samples < 10 or args.samples > 10**6:
-        raise InputError(f"--samples {args.samples} must be between 10 and 1000000")
+    args.samples = limits.count("compare diffprivlib", "--samples", args.samples, 10)
     limit = 2**32 - 1 - len(LAW_POINTS) * len(MECHANISMS)
-    if not 0 <= args.seed <= limit:
-        raise InputError(f"--seed {args.seed} must be between 0 and {limit}")
-    if args.top < 1:
-        raise InputError(f"--top {args.top} must be at least 1")
+    args.seed = parse_count("seed", args.seed, 0, limit)
+    args.top = parse_count("top", args.top, 1, 10**6)
     mechanisms = [args.mechanism] if args.mechanism else list(MECHANISMS)
     quantities = [args.quantity] if args.quantity else list(QUANTITIES)
     if args.mechanism and args.quantity and args.quantity not in APPLIES[args.mechanism]:

@@ -1,0 +1,1 @@
+"""User input: the one number parser and the work ceilings every verb shares."""

@@ -1,0 +1,1 @@
+"""Writing results: output paths checked before the work, files written atomically, interrupts."""
