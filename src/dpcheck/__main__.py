@@ -1,7 +1,5 @@
 """``python -m dpcheck``."""
 
-import sys
+from dpcheck.cli import run
 
-from dpcheck.cli import main
-
-sys.exit(main())
+run()

@@ -41,10 +41,17 @@ class _Parser(argparse.ArgumentParser):
         raise InputError(_cut(message))
 
 
+#: The longest error message (after ``dpcheck: error: ``, which makes at most 400).
+MESSAGE_CHARS = 380
+
+
 def _cut(message: str, limit: int = 300) -> str:
     """One line of at most ``limit`` characters (argparse echoes values whole)."""
     line = " ".join(message.split())
-    return line if len(line) <= limit else line[: limit - 25] + f"... ({len(line)} characters)"
+    if len(line) <= limit:
+        return line
+    tail = f"... ({len(line)} characters)"
+    return line[: limit - len(tail)] + tail
 
 
 def _verify(args: argparse.Namespace) -> int:
@@ -256,11 +263,6 @@ def _sensitivity(args: argparse.Namespace) -> int:
 
     n = limits.count("sensitivity", "--n", args.n, 0)
     groups = sens.parse_groups(args.groups)
-    if groups is not None and len(groups) > limits.ceiling("sensitivity", "--groups").maximum:
-        raise InputError(
-            f"--groups has {len(groups)} groups, above "
-            + limits.ceiling("sensitivity", "--groups").describe()
-        )
     bounds = sens.parse_bounds(args.stat, args.bounds)
     if args.categories is not None and args.stat not in ("histogram", "proportions"):
         raise InputError(
@@ -584,8 +586,37 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     """Run one verb; the exit code: 0 done, 1 a finding (see the README), 2 bad input or a
-    closed output pipe, 130 interrupted (nothing partial written)."""
-    interrupts.install()
+    closed output pipe, 130 interrupted (nothing partial written).
+
+    SIGINT is recorded while the verb runs (:mod:`dpcheck.outputs.interrupts`) and
+    Python's handler is put back afterwards.
+    """
+    previous = interrupts.install()
+    try:
+        code = _main(argv)
+    except KeyboardInterrupt:
+        code = 130
+    finally:
+        interrupts.restore(previous)
+    return _interrupted() if code == 130 or interrupts.interrupted() else code
+
+
+def run() -> None:
+    """The ``dpcheck`` console script: :func:`main`, then exit with its code.
+
+    Once the verb is over SIGINT is ignored, so that an interrupt during the
+    interpreter's exit cannot turn a finished run into a death by signal.
+    """
+    try:
+        code = main()
+        interrupts.ignore()
+    except KeyboardInterrupt:
+        code = _interrupted()
+        interrupts.ignore()
+    sys.exit(code)
+
+
+def _main(argv: list[str] | None) -> int:
     try:
         args = build_parser().parse_args(argv)
         if getattr(args, "deep", False):
@@ -593,14 +624,12 @@ def main(argv: list[str] | None = None) -> int:
         code = int(args.func(args))
         sys.stdout.flush()  # a closed pipe shows here, not at interpreter exit
     except InputError as exc:
-        print(f"dpcheck: error: {_cut(str(exc), 400)}", file=sys.stderr)
+        print(f"dpcheck: error: {_cut(str(exc), MESSAGE_CHARS)}", file=sys.stderr)
         return 2
-    except KeyboardInterrupt:
-        return _interrupted()
     except BrokenPipeError:
         _silence_stdout()
         return 2
-    return _interrupted() if interrupts.interrupted() else code
+    return code
 
 
 def _interrupted() -> int:

@@ -47,6 +47,7 @@ def as_q(q: object) -> Fraction:
     value = parse_number("q", q)
     if not 0 < value < Fraction(1, 2):
         given = q.strip() if isinstance(q, str) and len(q) <= 40 else short(value)
+        given = repr(q) if isinstance(q, float) else given
         raise InputError(f"q = {given} must lie in (0, 1/2) (§2.1)")
     if value < Fraction(1, 10**300):
         raise InputError(f"q = {shown(q)} is below the floor of 1e-300 (eps0 = ln(p/q) <= 690)")

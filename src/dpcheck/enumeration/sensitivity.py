@@ -83,7 +83,7 @@ from dpcheck.enumeration import engine
 from dpcheck.enumeration.quadratic import Quad
 from dpcheck.errors import InputError
 from dpcheck.inputs.limits import ceiling
-from dpcheck.numeric.params import parse_number
+from dpcheck.numeric.params import parse_number, short, shown
 from dpcheck.papers.liu2019s_sensitivity import PRINTED, Printed, compare
 
 __all__ = [
@@ -124,25 +124,33 @@ _SCALE_POWER = {"mean": 1, "sd": 1, "variance": 2, "pooled_variance": 2}
 
 # ============================================================================ input
 def parse_groups(text: str | Sequence[int] | None) -> tuple[int, ...] | None:
-    """``"2,3,4"`` (or a sequence of ints) -> (2, 3, 4); None stays None."""
+    """``"2,3,4"`` (or a sequence of ints) -> (2, 3, 4); None stays None.
+
+    Each size is read by the one number parser (ASCII only); the count of groups
+    and each size are bounded by the ceilings of ``sensitivity --groups`` and ``--n``.
+    """
     if text is None:
         return None
     items = text.split(",") if isinstance(text, str) else list(text)
+    most = ceiling("sensitivity", "--groups")
+    if len(items) > most.maximum:
+        raise InputError(f"--groups has {len(items)} groups, above {most.describe()}")
     out: list[int] = []
-    for item in items:
+    for i, item in enumerate(items):
         if isinstance(item, bool):
-            raise InputError(f"groups={text!r}: {item!r} is not a whole number")
-        if isinstance(item, int):
-            out.append(item)
-            continue
-        try:
-            out.append(int(str(item).strip()))
-        except ValueError:
+            raise InputError(f"groups={shown(text)}: {item!r} is not a whole number")
+        number = Fraction(item) if isinstance(item, int) else parse_number(f"group {i + 1}", item)
+        if number.denominator != 1:
             raise InputError(
-                f"groups={text!r}: {item!r} is not a whole number (expected e.g. 2,3,4)"
-            ) from None
+                f"groups={shown(text)}: {shown(item)} is not a whole number (expected e.g. 2,3,4)"
+            )
+        if number > MAX_N:
+            raise InputError(
+                f"group size {short(number)} is above {ceiling('sensitivity', '--n').describe()}"
+            )
+        out.append(int(number))
     if not out:
-        raise InputError(f"groups={text!r} is empty (expected group sizes, e.g. 2,3,4)")
+        raise InputError(f"groups={shown(text)} is empty (expected group sizes, e.g. 2,3,4)")
     return tuple(out)
 
 

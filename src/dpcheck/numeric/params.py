@@ -73,12 +73,12 @@ def parse_assignments(items: list[str]) -> dict[str, str]:
     out: dict[str, str] = {}
     for item in items:
         key, sep, value = item.partition("=")
-        key = key.strip()
-        if not sep or not key or not value.strip():
+        key = key.strip(" \t")
+        if not sep or not key or not value.strip(" \t"):
             raise InputError(f"{shown(item)} is not of the form name=value (e.g. s=0.3)")
         if key in out:
             raise InputError(f"parameter {key!r} given twice")
-        out[key] = value.strip()
+        out[key] = value.strip(" \t")
     return out
 
 

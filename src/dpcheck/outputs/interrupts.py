@@ -24,11 +24,31 @@ def _on_sigint(signum: int, frame: FrameType | None) -> None:
     raise KeyboardInterrupt
 
 
-def install() -> None:
-    """Record every SIGINT (main thread only; elsewhere Python's handler stays)."""
+def _main_thread() -> bool:
+    return threading.current_thread() is threading.main_thread()
+
+
+def install() -> object:
+    """Record every SIGINT (main thread only; elsewhere Python's handler stays).
+
+    Returns the handler it replaced, for :func:`restore`.
+    """
     _state["interrupted"] = False
-    if threading.current_thread() is threading.main_thread():
-        signal.signal(signal.SIGINT, _on_sigint)
+    if not _main_thread():
+        return None
+    return signal.signal(signal.SIGINT, _on_sigint)
+
+
+def restore(previous: object) -> None:
+    """Put back the handler :func:`install` replaced."""
+    if previous is not None and _main_thread():
+        signal.signal(signal.SIGINT, previous)  # type: ignore[arg-type]
+
+
+def ignore() -> None:
+    """Ignore SIGINT from now on (the run is over; only the interpreter's exit is left)."""
+    if _main_thread():
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def interrupted() -> bool:
@@ -49,4 +69,4 @@ def deferred() -> Iterator[None]:
             signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
 
 
-__all__ = ["deferred", "install", "interrupted"]
+__all__ = ["deferred", "ignore", "install", "interrupted", "restore"]

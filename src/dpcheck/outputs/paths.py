@@ -18,11 +18,16 @@ import tempfile
 from pathlib import Path
 
 from dpcheck.errors import InputError
-from dpcheck.inputs.numbers import shown
+from dpcheck.inputs.numbers import shown as _shown
 
 #: Formats accepted by ``--plot`` (matplotlib writes each from the suffix).
 PLOT_SUFFIXES = (".png", ".pdf", ".svg")
 MAX_PATH_CHARS = 4096
+
+
+def shown(value: object) -> str:
+    """A path for a message: whole up to 160 characters, cut beyond."""
+    return _shown(value, 160)
 
 
 def _text(option: str, text: object) -> str:
@@ -59,15 +64,6 @@ def _probe(option: str, shown_path: str, folder: Path) -> None:
     os.unlink(name)
 
 
-def _folder_chain(option: str, text: str, folder: Path) -> Path:
-    """``folder`` or its nearest existing ancestor, which must be a writable folder."""
-    base = existing_ancestor(folder)
-    if not base.is_dir():
-        raise InputError(f"{option} {shown(text)}: {str(base)!r} is a file, not a folder")
-    _probe(option, text, base)
-    return base
-
-
 def output_file(option: str, text: object, suffixes: tuple[str, ...] | None = None) -> Path:
     """The file an option names, checked before any work (see the module docstring).
 
@@ -100,22 +96,34 @@ def output_file(option: str, text: object, suffixes: tuple[str, ...] | None = No
             raise InputError(f"{option} {shown(value)}: {str(ancestor)!r} is a file, not a folder")
         raise InputError(f"{option} {shown(value)}: folder {str(parent)!r} does not exist")
     if not parent.is_dir():
-        raise InputError(f"{option} {shown(value)}: {str(parent)!r} is not a folder")
+        raise InputError(f"{option} {shown(value)}: {str(parent)!r} is a file, not a folder")
     _probe(option, value, parent)
     return path
 
 
 def output_folder(option: str, text: object) -> Path:
-    """The folder an option names: an existing folder, or one that can be created.
+    """The folder an option names: an existing folder, or a new one in an existing folder.
 
     Nothing is created here; :class:`dpcheck.outputs.atomic.Outputs` creates it
-    when the run commits its files.
+    when the run commits its files.  Like ``mkdir`` without ``-p``, a missing
+    parent is refused (a mistyped path does not grow a tree of folders).
     """
     value = _text(option, text)
     path = Path(value)
-    if path.exists() and not path.is_dir():
-        raise InputError(f"{option} {shown(value)} is a file; expected a folder")
-    _folder_chain(option, value, path)
+    if path.exists():
+        if not path.is_dir():
+            raise InputError(f"{option} {shown(value)} is a file; expected a folder")
+        _probe(option, value, path)
+        return path
+    parent = path.parent
+    if not parent.exists():
+        ancestor = existing_ancestor(parent)
+        if not ancestor.is_dir():
+            raise InputError(f"{option} {shown(value)}: {str(ancestor)!r} is a file, not a folder")
+        raise InputError(f"{option} {shown(value)}: folder {str(parent)!r} does not exist")
+    if not parent.is_dir():
+        raise InputError(f"{option} {shown(value)}: {str(parent)!r} is a file, not a folder")
+    _probe(option, value, parent)
     return path
 
 

@@ -1,0 +1,256 @@
+"""The shared input and output layer of issue 17: numbers, ceilings, paths, atomic writes.
+
+In-process and fast; the subprocess suite over every verb is tests/test_hostile_input.py.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import time
+from fractions import Fraction
+from pathlib import Path
+
+import mpmath
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from dpcheck.errors import InputError
+from dpcheck.inputs import limits
+from dpcheck.inputs.numbers import MAX_CHARS, MAX_EXPONENT, parse_count, parse_number, shown
+from dpcheck.numeric import mp
+from dpcheck.numeric.params import MechanismParams
+from dpcheck.outputs import atomic, interrupts
+from dpcheck.outputs.paths import PLOT_SUFFIXES, output_file, output_folder
+
+# ------------------------------------------------------------------ numbers
+
+
+@pytest.mark.parametrize(
+    "text,value",
+    [
+        ("0.25", Fraction(1, 4)),
+        ("-3", Fraction(-3)),
+        ("1e-6", Fraction(1, 10**6)),
+        (".5", Fraction(1, 2)),
+        ("+.5e+3", Fraction(500)),
+        ("3/7", Fraction(3, 7)),
+        ("-1/3", Fraction(-1, 3)),
+        (" 2 ", Fraction(2)),
+        ("1e1000", Fraction(10**1000)),
+        ("0e99999999999", Fraction(0)),
+    ],
+)
+def test_ascii_decimal_notation_is_read_exactly(text, value):
+    assert parse_number("x", text) == value
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "١",
+        "١/2",
+        "１",
+        "²",
+        "1_0",
+        "inf",
+        "-inf",
+        "nan",
+        "Infinity",
+        "",
+        "   ",
+        "0x10",
+        "10**400",
+        "1e",
+        "e5",
+        "1.2.3",
+        "5/0",
+        "1/2e3",
+        "--1",
+        "1,5",
+        "½",
+    ],
+)
+def test_everything_else_is_refused_in_one_line(text):
+    with pytest.raises(InputError) as info:
+        parse_number("x", text)
+    message = str(info.value)
+    assert "\n" not in message and message.startswith("x=")
+
+
+@pytest.mark.parametrize("text", ["1e999999999", "1e-999999999", "9" * 300 + "e800", "1e1001"])
+def test_huge_exponents_are_refused_at_once_with_the_ceiling_named(text):
+    start = time.perf_counter()
+    with pytest.raises(InputError, match="ceiling of magnitudes"):
+        parse_number("lam", text)
+    assert time.perf_counter() - start < 0.1
+
+
+def test_long_values_are_cut_in_the_message():
+    with pytest.raises(InputError) as info:
+        parse_number("s", "1" * 100_000)
+    assert len(str(info.value)) < 200 and str(MAX_CHARS) in str(info.value)
+    assert len(shown("x" * 10**6)) < 80
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.integers(min_value=-(10**40), max_value=10**40),
+    st.integers(min_value=-MAX_EXPONENT + 45, max_value=MAX_EXPONENT - 45),
+)
+def test_round_trip_of_generated_decimals(mantissa, exponent):
+    assert parse_number("x", f"{mantissa}e{exponent}") == mantissa * Fraction(10) ** exponent
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(alphabet=st.characters(categories=["Nd", "No"]), min_size=1, max_size=5))
+def test_no_unicode_digit_is_a_number_unless_ascii(text):
+    if all("0" <= ch <= "9" for ch in text):
+        assert parse_number("x", text) == int(text)
+    else:
+        with pytest.raises(InputError, match="non-ASCII"):
+            parse_number("x", text)
+
+
+def test_counts_name_option_and_ceiling():
+    with pytest.raises(InputError, match=r"--reps 1000000000 is above the ceiling of 100 000"):
+        limits.count("simulate", "--reps", "1e9", 2)
+    with pytest.raises(InputError, match="is not an integer"):
+        parse_count("n", "2.5")
+    assert limits.count("simulate", "--reps", "1e3", 2) == 1000
+    with pytest.raises(InputError, match="about 10"):
+        parse_count("n", "1e900", 0, 10)
+
+
+# ------------------------------------------------------------------ huge and tiny scales
+
+
+@pytest.mark.parametrize("lam", ["1e100", "1e300", "1e309", "1e1000"])
+def test_eval_at_huge_scale_gives_the_uniform_limit(lam):
+    """λ → ∞: the truncated law tends to the uniform law on [c0, c1] (mean 1/2, var 1/12,
+    MSE at s = 0: 1/3) and the BIT law to ½ at each bound (mean 1/2, var 1/4)."""
+    at = MechanismParams.from_mapping({"s": "0", "c0": "0", "c1": "1", "lam": lam})
+    expected = {
+        "truncated.mean": Fraction(1, 2),
+        "truncated.var": Fraction(1, 12),
+        "truncated.mse": Fraction(1, 3),
+        "bit.mean": Fraction(1, 2),
+        "bit.var": Fraction(1, 4),
+        "bit.mse": Fraction(1, 2),
+    }
+    for name, limit in expected.items():
+        value = mp.evaluate(name, at, 30)
+        assert abs(value - mpmath.mpf(limit.numerator) / limit.denominator) < 1e-12, name
+
+
+@pytest.mark.parametrize("lam", ["1e-300", "1e-1000"])
+def test_eval_at_tiny_scale_gives_the_laplace_limit(lam):
+    """λ → 0 at the midpoint: no truncation is felt, variance 2λ^2 (Laplace)."""
+    at = MechanismParams.from_mapping({"s": "0", "c0": "-1", "c1": "1", "lam": lam})
+    value = mp.evaluate("truncated.var", at, 30)
+    with mpmath.workdps(40):
+        lam_ = mpmath.mpf(10) ** int(lam[2:])
+        assert abs(value / (2 * lam_**2) - 1) < 1e-25
+
+
+# ------------------------------------------------------------------ output paths
+
+
+def test_output_file_refusals(tmp_path):
+    afile = tmp_path / "afile.txt"
+    afile.write_text("x")
+    cases = {
+        "": "empty",
+        "  ": "empty",
+        str(tmp_path): "is a folder",
+        str(tmp_path) + "/": "is a folder",
+        "/dev/full": "not a regular file",
+        str(tmp_path / "missing" / "x.json"): "does not exist",
+        str(afile / "x.json"): "is a file, not a folder",
+        "/sys/x.json": "cannot write",
+        "x\x00y": "control characters",
+    }
+    for text, words in cases.items():
+        with pytest.raises(InputError, match=words):
+            output_file("--output", text)
+    for name in ("x.txt", "x", "x.PNG.gz"):
+        with pytest.raises(InputError, match="expected a file name ending in"):
+            output_file("--plot", str(tmp_path / name), PLOT_SUFFIXES)
+    assert output_file("--plot", str(tmp_path / "x.PDF"), PLOT_SUFFIXES).name == "x.PDF"
+    assert list(tmp_path.iterdir()) == [afile], "the checks leave no probe file"
+
+
+def test_output_folder(tmp_path):
+    afile = tmp_path / "f"
+    afile.write_text("x")
+    with pytest.raises(InputError, match="is a file"):
+        output_folder("--out", str(afile))
+    with pytest.raises(InputError, match="is a file, not a folder"):
+        output_folder("--out", str(afile / "sub"))
+    with pytest.raises(InputError, match="empty"):
+        output_folder("--out", "")
+    with pytest.raises(InputError, match="does not exist"):
+        output_folder("--out", str(tmp_path / "a" / "b"))
+    new = output_folder("--out", str(tmp_path / "a"))
+    assert not new.exists(), "nothing is created before the run commits"
+
+
+# ------------------------------------------------------------------ atomic writes
+
+
+def test_transaction_commits_all_files_together(tmp_path):
+    with atomic.transaction() as out:
+        out.write_text(tmp_path / "sub" / "a.txt", "A")
+        with out.writing(tmp_path / "sub" / "b.png") as tmp:
+            assert tmp.suffix == ".png" and tmp.parent == tmp_path
+            tmp.write_bytes(b"B")
+        assert not (tmp_path / "sub").exists()
+    assert (tmp_path / "sub" / "a.txt").read_text() == "A"
+    assert (tmp_path / "sub" / "b.png").read_bytes() == b"B"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["sub"]
+
+
+def test_transaction_leaves_nothing_on_error(tmp_path):
+    (tmp_path / "a.txt").write_text("old")
+    with pytest.raises(RuntimeError):
+        with atomic.transaction() as out:
+            out.write_text(tmp_path / "a.txt", "new")
+            out.write_text(tmp_path / "b.txt", "new")
+            raise RuntimeError("boom")
+    assert [p.name for p in tmp_path.iterdir()] == ["a.txt"]
+    assert (tmp_path / "a.txt").read_text() == "old"
+
+
+def test_a_swallowed_interrupt_still_prevents_the_commit(tmp_path):
+    """An interrupt Python swallowed ("Exception ignored in ...") is recorded; commit refuses."""
+    previous = signal.getsignal(signal.SIGINT)
+    interrupts.install()
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            with atomic.transaction() as out:
+                out.write_text(tmp_path / "a.txt", "new")
+                try:
+                    os.kill(os.getpid(), signal.SIGINT)
+                    time.sleep(0.5)
+                except KeyboardInterrupt:
+                    pass  # swallowed, as a destructor would
+        assert interrupts.interrupted()
+        assert list(tmp_path.iterdir()) == []
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
+def test_write_errors_are_one_line(tmp_path):
+    with pytest.raises(InputError, match="cannot write"):
+        with atomic.transaction() as out:
+            with out.writing(tmp_path / "x.txt"):
+                raise OSError(28, "No space left on device")
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_readme_documents_every_ceiling():
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+    assert limits.markdown_table() in readme
+    for c in limits.CEILINGS.values():
+        assert f"`{c.option}`" in readme
