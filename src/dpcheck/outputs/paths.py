@@ -64,6 +64,18 @@ def _probe(option: str, shown_path: str, folder: Path) -> None:
     os.unlink(name)
 
 
+def _writable_parent(option: str, value: str, parent: Path) -> None:
+    """The folder an output goes into must exist, be a folder, and accept new files."""
+    if not parent.exists():
+        ancestor = existing_ancestor(parent)
+        if not ancestor.is_dir():
+            raise InputError(f"{option} {shown(value)}: {str(ancestor)!r} is a file, not a folder")
+        raise InputError(f"{option} {shown(value)}: folder {str(parent)!r} does not exist")
+    if not parent.is_dir():
+        raise InputError(f"{option} {shown(value)}: {str(parent)!r} is a file, not a folder")
+    _probe(option, value, parent)
+
+
 def output_file(option: str, text: object, suffixes: tuple[str, ...] | None = None) -> Path:
     """The file an option names, checked before any work (see the module docstring).
 
@@ -89,15 +101,7 @@ def output_file(option: str, text: object, suffixes: tuple[str, ...] | None = No
                 f"{option} {shown(value)} is not a regular file (a device, pipe or socket);"
                 " expected a file path"
             )
-    parent = path.parent
-    if not parent.exists():
-        ancestor = existing_ancestor(parent)
-        if not ancestor.is_dir():
-            raise InputError(f"{option} {shown(value)}: {str(ancestor)!r} is a file, not a folder")
-        raise InputError(f"{option} {shown(value)}: folder {str(parent)!r} does not exist")
-    if not parent.is_dir():
-        raise InputError(f"{option} {shown(value)}: {str(parent)!r} is a file, not a folder")
-    _probe(option, value, parent)
+    _writable_parent(option, value, path.parent)
     return path
 
 
@@ -115,15 +119,7 @@ def output_folder(option: str, text: object) -> Path:
             raise InputError(f"{option} {shown(value)} is a file; expected a folder")
         _probe(option, value, path)
         return path
-    parent = path.parent
-    if not parent.exists():
-        ancestor = existing_ancestor(parent)
-        if not ancestor.is_dir():
-            raise InputError(f"{option} {shown(value)}: {str(ancestor)!r} is a file, not a folder")
-        raise InputError(f"{option} {shown(value)}: folder {str(parent)!r} does not exist")
-    if not parent.is_dir():
-        raise InputError(f"{option} {shown(value)}: {str(parent)!r} is a file, not a folder")
-    _probe(option, value, parent)
+    _writable_parent(option, value, path.parent)
     return path
 
 
