@@ -369,3 +369,31 @@ def test_parse_assignments() -> None:
         assert repr(bad[0]) in str(info.value)
     with pytest.raises(InputError, match="'s' given twice"):
         parse_assignments(["s=1", "s=2"])
+
+
+@pytest.mark.slow
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    name=st.sampled_from(QUANTITY_NAMES),
+    scale_exp=st.one_of(
+        st.sampled_from([-8, 0, 8, 100, 300, 308, 309, 400]),
+        st.floats(min_value=-8, max_value=400, allow_nan=False),
+    ),
+    at=st.sampled_from([0, 1, 2, 3, 4]),
+    offset_exp=st.sampled_from([0, 3, 40]),
+)
+def test_adaptive_precision_agrees_with_quadrature_at_every_scale(name, scale_exp, at, offset_exp):
+    """issue 17: eval at λ/R from 1e-8 to 1e400 (where float64 has long overflowed) agrees
+    with the independent quadrature route, also with [c0, c1] far from 0."""
+    whole = math.floor(scale_exp)
+    lam = Fr(10) ** whole * Fr(10 ** (scale_exp - whole))
+    c0 = Fr(10) ** offset_exp if offset_exp else Fr(0)
+    params = MechanismParams(c0 + Fr(at, 4), c0, c0 + 1, lam)
+    with mpmath.workdps(40):
+        exact = evaluate(name, params, 20)
+        route = quad_quantity(name, params, 20)
+        size = abs(exact)
+        scale = {"bias": 1, "mean": 1}.get(name.split(".")[1], 0)
+        lam_ = mpmath.mpf(lam.numerator) / lam.denominator
+        floor = mpmath.mpf(10) ** -18 * (scale or min(1, lam_**2))
+        assert abs(exact - route) <= mpmath.mpf(10) ** -15 * size + floor, (exact, route)
