@@ -61,6 +61,37 @@ def test_fast_path_hypothesis(
     assert score <= 1.0
 
 
+@settings(max_examples=80, deadline=None, derandomize=True)
+@given(
+    c0=st.floats(-1e4, 1e4),
+    log_width=st.floats(-3, 3),
+    log_ratio=st.one_of(st.floats(8, 300), st.sampled_from([8.0, 100.0, 200.0, 300.0, 305.0])),
+    where=st.sampled_from([0.0, 1e-9, 0.3, 0.5, 1.0]),
+    name=st.sampled_from(NAMES),
+)
+def test_fast_path_huge_scales(
+    c0: float, log_width: float, log_ratio: float, where: float, name: str
+) -> None:
+    """λ/R up to 1e305 (issue 18): the forms in lengths keep 1e-12 (a mean of 0.3 at
+    λ = 1e200 used to come out as s, the variance as nan)."""
+    width = 10.0**log_width
+    c1 = c0 + width
+    s = min(max(c0 + where * (c1 - c0), c0), c1)
+    lam = 10.0**log_ratio * (c1 - c0)
+    if not np.isfinite(lam):
+        return
+    got = float(fast.evaluate(name, s, c0, c1, lam))
+    score, _ = fast_check.score(got, fast_check.reference(name, s, c0, c1, lam), c1 - c0)
+    assert score <= 1.0, (got, float(fast_check.reference(name, s, c0, c1, lam)))
+
+
+def test_fast_path_at_lambda_1e200() -> None:
+    """The case of issue 18: truncated mean about 0.5 (the uniform limit), variance 1/12."""
+    assert abs(fast.evaluate("truncated.mean", 0.3, 0, 1, 1e200) - 0.5) < 1e-12
+    assert abs(fast.evaluate("truncated.var", 0.3, 0, 1, 1e200) - 1 / 12) < 1e-12
+    assert abs(fast.evaluate("bit.var", 0.3, 0, 1, 1e300) - 0.25) < 1e-12
+
+
 @pytest.mark.parametrize("m", [1, 2, 3])
 def test_gamma_p_against_mpmath(m: int) -> None:
     x = np.concatenate([[0.0], 10.0 ** np.linspace(-300, 3, 400), [0.4999, 0.5, 0.5001]])

@@ -117,19 +117,80 @@ def _series(m: int) -> tuple[float, ...]:
         return tuple(float(fit[j]) for j in range(_DEGREE, -1, -1))
 
 
+#: above this scale (in units of R), λ^m P(m, x) is evaluated as a^m e^{-x} phi_m(x)
+HUGE_SCALE = 1e100
+
+
+def scaled_gamma_p(m: int, a: Floats, lam: Floats, e: Floats | None = None) -> Floats:
+    """L_m(a) = λ^m P(m, a/λ) for lengths 0 <= a <= 1 (in units of R), without overflow.
+
+    Up to λ = HUGE_SCALE it is λ^m P(m, x) directly (x = a/λ; :func:`gamma_p` keeps
+    full accuracy for small x).  Above, λ^m would overflow and P(m, x) underflow,
+    so it is a^m e^{-x} phi_m(x) with phi_1(x) = P1(x)/x and phi_m of
+    :func:`_series` (x < 1e-100 there): λ = 1e300 against a = 0.3 gives
+    0.3^m phi_m(~0).  ``e`` may pass e^{-a/λ} when the caller has it.
+    """
+    a, lam = np.broadcast_arrays(np.atleast_1d(a), np.atleast_1d(lam))
+    huge = lam > HUGE_SCALE
+    if not np.any(huge):
+        return lam**m * gamma_p(m, a / lam, None if e is None else np.atleast_1d(e))
+    out = np.empty(a.shape)
+    rest = np.flatnonzero(~huge)
+    if rest.size:
+        out[rest] = lam[rest] ** m * gamma_p(m, a[rest] / lam[rest])
+    idx = np.flatnonzero(huge)
+    xs = a[idx] / lam[idx]
+    if m == 1:
+        phi = np.ones_like(xs)
+        nonzero = xs > 0
+        phi[nonzero] = -np.expm1(-xs[nonzero]) / xs[nonzero]
+    else:
+        coefficients = _series(m)
+        phi = np.full_like(xs, coefficients[0])
+        for c in coefficients[1:]:
+            phi *= xs
+            phi += c
+        phi *= _exp_minus(xs)
+    out[idx] = a[idx] ** m * phi
+    return out
+
+
 def _moments(mechanism: str, s, c0, c1, lam, bias: bool, mse: bool):
-    """(bias, MSE) about s, each computed only when asked; shared pieces computed once."""
-    a = s - c0
-    b = c1 - s
-    u = a / lam
-    v = b / lam
+    """(bias, MSE) about s, each computed only when asked.
+
+    Up to λ/R = HUGE_SCALE the module docstring's forms in units of λ.  Above,
+    λ^k P(m, x) would underflow (λ = 1e300 against R = 1: a mean of s instead of
+    about (c0 + c1)/2, a variance of nan), so those elements take the same forms
+    multiplied through by λ^k and written in units of R = c1 - c0: lengths
+    a = (s - c0)/R, b = (c1 - s)/R, D = |b - a| and L_m = λ^m P(m, ·/λ)
+    (:func:`scaled_gamma_p`).
+    """
+    huge = lam > HUGE_SCALE * (c1 - c0)
+    if not np.any(huge):
+        return _moments_in_units_of_scale(mechanism, s, c0, c1, lam, bias, mse)
+    if np.all(huge):
+        return _moments_in_lengths(mechanism, s, c0, c1, lam, bias, mse)
+    s, c0, c1, lam, huge = np.broadcast_arrays(s, c0, c1, lam, huge)
+    out = [np.empty(s.shape) if asked else None for asked in (bias, mse)]
+    for side, form in ((~huge, _moments_in_units_of_scale), (huge, _moments_in_lengths)):
+        idx = np.flatnonzero(side)
+        parts = form(mechanism, s.flat[idx], c0.flat[idx], c1.flat[idx], lam.flat[idx], bias, mse)
+        for whole, part in zip(out, parts, strict=True):
+            if whole is not None:
+                whole.flat[idx] = part
+    return tuple(out)
+
+
+def _moments_in_units_of_scale(mechanism: str, s, c0, c1, lam, bias: bool, mse: bool):
+    u = (s - c0) / lam
+    v = (c1 - s) / lam
     z2 = gamma_p(1, u) + gamma_p(1, v) if mechanism == "truncated" else None
     e_u, e_v = _exp_minus(u), _exp_minus(v)
     out_bias = out_mse = None
     if bias:
-        sign = np.copysign(lam, b - a)
+        sign = np.copysign(lam, v - u)
         near = np.maximum(e_u, e_v)  # e^{-min(u, v)}
-        d = np.abs(b - a) / lam
+        d = np.abs(v - u)
         p1_d = gamma_p(1, d)
         if z2 is not None:
             out_bias = sign * near * (np.minimum(u, v) * p1_d + gamma_p(2, d)) / z2
@@ -140,6 +201,39 @@ def _moments(mechanism: str, s, c0, c1, lam, bias: bool, mse: bool):
             out_mse = 2.0 * lam * lam * (gamma_p(3, u, e_u) + gamma_p(3, v, e_v)) / z2
         else:
             out_mse = lam * lam * (gamma_p(2, u, e_u) + gamma_p(2, v, e_v))
+    return out_bias, out_mse
+
+
+def _moments_in_lengths(mechanism: str, s, c0, c1, lam, bias: bool, mse: bool):
+    r = c1 - c0
+    a = (s - c0) / r
+    b = (c1 - s) / r
+    scale = lam / r
+    e_a, e_b = _exp_minus(a / scale), _exp_minus(b / scale)
+    l1 = (
+        scaled_gamma_p(1, a, scale, e_a) + scaled_gamma_p(1, b, scale, e_b)
+        if mechanism == "truncated"
+        else None
+    )
+    out_bias = out_mse = None
+    if bias:
+        sign = np.sign(b - a)
+        near = np.maximum(e_a, e_b)  # e^{-min(u, v)}
+        d = np.abs(b - a)
+        l1_d = scaled_gamma_p(1, d, scale)
+        if l1 is not None:
+            out_bias = sign * near * (np.minimum(a, b) * l1_d + scaled_gamma_p(2, d, scale)) / l1
+        else:
+            out_bias = 0.5 * sign * near * l1_d
+        out_bias = out_bias * r
+    if mse:
+        if l1 is not None:
+            out_mse = (
+                2.0 * (scaled_gamma_p(3, a, scale, e_a) + scaled_gamma_p(3, b, scale, e_b)) / l1
+            )
+        else:
+            out_mse = scaled_gamma_p(2, a, scale, e_a) + scaled_gamma_p(2, b, scale, e_b)
+        out_mse = out_mse * (r * r)
     return out_bias, out_mse
 
 
@@ -238,5 +332,6 @@ __all__ = [
     "evaluate",
     "gamma_p",
     "point_masses",
+    "scaled_gamma_p",
     "split_name",
 ]
