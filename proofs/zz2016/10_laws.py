@@ -20,7 +20,7 @@ from typing import Any
 
 import sympy as sp
 
-from dpcheck.claims.krand import fact_steps, failed_facts
+from dpcheck.claims.krand import fact_steps, failed_facts, unclosed
 from dpcheck.claims.model import Kind, Status, Verdict, step
 from dpcheck.claims.registry import claim
 from dpcheck.enumeration import krand as ek
@@ -129,11 +129,11 @@ def prop1_1() -> Verdict:
         return Verdict(
             Status.REFUTED, "exhaustive events of a finite law", ev, reproduce, basis=basis
         )
-    if failed_facts(facts):
-        ev["finding"] = "a machine step did not close: " + ", ".join(failed_facts(facts))
-        return Verdict(
-            Status.INCONCLUSIVE, "machine-checked proof attempt", ev, reproduce, basis=basis
-        )
+    fallback = unclosed(
+        facts, Status.INCONCLUSIVE, "machine-checked proof attempt", ev, reproduce, basis=basis
+    )
+    if fallback is not None:
+        return fallback
     ev["finding"] = (
         "holds: the event gap e^ε P[A(x') in S] - P[A(x) in S] is the sum of the pointwise "
         "gaps over s in S (checked for symbolic |S|), a finite sum of non-negative terms; the "
@@ -493,9 +493,11 @@ def full_support() -> Verdict:
             domain=f"{dom}; q = {QS[0]}",
         ),
     ]
-    if failed_facts(facts):
-        ev["finding"] = "a machine step did not close: " + ", ".join(failed_facts(facts))
-        return Verdict(Status.INCONCLUSIVE, "machine-checked proof attempt", ev, basis=basis)
+    fallback = unclosed(
+        facts, Status.INCONCLUSIVE, "machine-checked proof attempt", ev, basis=basis
+    )
+    if fallback is not None:
+        return fallback
     ev["finding"] = "holds: every s in S_n has positive probability from every x"
     return Verdict(
         Status.PROVED,
@@ -784,16 +786,17 @@ def max_ratio() -> Verdict:
             domain="; ".join(rows),
         ),
     ]
-    if failed_facts(facts):
-        ev["finding"] = "a machine step did not close: " + ", ".join(failed_facts(facts))
-        return Verdict(
-            Status.VERIFIED,
-            "exhaustive exact enumeration",
-            ev,
-            reproduce,
-            domain="; ".join(rows),
-            basis=basis,
-        )
+    fallback = unclosed(
+        facts,
+        Status.VERIFIED,
+        "exhaustive exact enumeration",
+        ev,
+        reproduce,
+        domain="; ".join(rows),
+        basis=basis,
+    )
+    if fallback is not None:
+        return fallback
     ev["finding"] = (
         "holds: max π = (p/q)^L for every n: for each report d_j of the changed record, "
         "(p/q)^L P[R(x_1) = d_j] / P[R(x_1') = d_j] = (p/q)^(L - δ + δ') >= 1 (checked), so "
@@ -984,16 +987,17 @@ def sum_of_binomials() -> Verdict:
             domain="n = 1..10, every m, s, every 0 < q < 1/2",
         ),
     ]
-    if failed_facts(facts):
-        ev["finding"] = "a machine step did not close: " + ", ".join(failed_facts(facts))
-        return Verdict(
-            Status.VERIFIED,
-            "exact enumeration",
-            ev,
-            reproduce,
-            domain="n = 1..10, every m, every 0 < q < 1/2",
-            basis=basis,
-        )
+    fallback = unclosed(
+        facts,
+        Status.VERIFIED,
+        "exact enumeration",
+        ev,
+        reproduce,
+        domain="n = 1..10, every m, every 0 < q < 1/2",
+        basis=basis,
+    )
+    if fallback is not None:
+        return fallback
     ev["finding"] = (
         "holds: the count of ones has generating function (q + pz)^m (p + qz)^(n-m), derived "
         "from the mechanism, which is that of the printed Bin(m, p) + Bin(n - m, q)"
@@ -1106,16 +1110,17 @@ def ratio_cases() -> Verdict:
             domain="n = 1..8, every m, x_1, s, q in {1/4, 1/3}",
         ),
     ]
-    if failed_facts(facts):
-        ev["finding"] = "a machine step did not close: " + ", ".join(failed_facts(facts))
-        return Verdict(
-            Status.VERIFIED,
-            "exact enumeration",
-            ev,
-            reproduce,
-            domain="n = 1..8, every m, x_1, s, q in {1/4, 1/3}",
-            basis=basis,
-        )
+    fallback = unclosed(
+        facts,
+        Status.VERIFIED,
+        "exact enumeration",
+        ev,
+        reproduce,
+        domain="n = 1..8, every m, x_1, s, q in {1/4, 1/3}",
+        basis=basis,
+    )
+    if fallback is not None:
+        return fallback
     ev["finding"] = "holds (π = P[A(x')=s]/P[A(x)=s] as defined in §3)"
     return Verdict(
         Status.PROVED,
@@ -1203,16 +1208,18 @@ def shift_bullets() -> Verdict:
     if not ok:  # the printed bullets held on the exact laws, the integer route disagrees
         ev["finding"] = "the two exact routes disagree: " + ev["exact check"]
         return Verdict(Status.INCONCLUSIVE, "routes disagree", ev, reproduce, basis=basis)
-    if failed_facts(facts):
-        ev["finding"] = "not shown in general: " + ", ".join(failed_facts(facts))
-        return Verdict(
-            Status.VERIFIED,
-            "the printed bullets on the exact laws",
-            ev,
-            reproduce,
-            domain="n = 1..6, every m <= n - 1 and s, q in {1/4, 1/3, 1/10}",
-            basis=basis,
-        )
+    fallback = unclosed(
+        facts,
+        Status.VERIFIED,
+        "the printed bullets on the exact laws",
+        ev,
+        reproduce,
+        domain="n = 1..6, every m <= n - 1 and s, q in {1/4, 1/3, 1/10}",
+        basis=basis,
+        lead="not shown in general: ",
+    )
+    if fallback is not None:
+        return fallback
     ev["finding"] = (
         "holds: P_{n-1,m}(0) - P_{n,m}(0) = q P_{n-1,m}(0) >= 0, and (x - a)(b - x) = "
         "pq (b - a)² >= 0 for x = P_{n,m}(s) and x = P_{n,m+1}(s), a, b = P_{n-1,m}(s-1), "

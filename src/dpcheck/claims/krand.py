@@ -138,3 +138,23 @@ def fact_steps(facts: Sequence[Fact]) -> list[Step]:
 def failed_facts(facts: Sequence[Fact]) -> list[str]:
     """The names of the facts that did not hold."""
     return [f.name for f in facts if not f.holds]
+
+
+def unclosed(
+    facts: Sequence[Fact],
+    status: Any,
+    method: str,
+    evidence: dict[str, Any],
+    reproduce: str = "",
+    *,
+    basis: list[Step],
+    domain: str = "",
+    lead: str = "a machine step did not close: ",
+) -> Verdict | None:
+    """The fallback verdict of a proof whose machine-checked facts did not all hold
+    (its finding names them), or None when every fact held."""
+    failed = failed_facts(facts)
+    if not failed:
+        return None
+    evidence["finding"] = lead + ", ".join(failed)
+    return Verdict(status, method, evidence, reproduce, domain=domain, basis=basis)
