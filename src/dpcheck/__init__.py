@@ -6,3 +6,10 @@ claims (verdicts), cli.
 """
 
 __version__ = "0.1.0"
+
+
+def mechanism(name: str):  # type: ignore[no-untyped-def]
+    """``dpcheck.mechanism("truncated-gaussian")``: see :mod:`dpcheck.api`."""
+    from dpcheck.api import mechanism as _mechanism
+
+    return _mechanism(name)

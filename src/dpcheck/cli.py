@@ -102,23 +102,34 @@ def _simulate(args: argparse.Namespace) -> int:
 
 
 def _eval(args: argparse.Namespace) -> int:
-    from dpcheck.numeric import mp
+    from dpcheck.numeric import mechanism_mp, mechanism_params, mp
+    from dpcheck.numeric.names import QUANTITY_NAMES, resolve
     from dpcheck.numeric.params import MechanismParams, parse_assignments
 
-    mp.split_name(args.quantity)
-    params = MechanismParams.from_mapping(parse_assignments(args.assignments))
+    mechanism, quantity = resolve(args.quantity)
+    values = parse_assignments(args.assignments)
     dps = limits.count("eval", "--dps", args.dps, 1)
-    value = mp.evaluate(args.quantity, params, dps)
+    liu = (
+        args.quantity in QUANTITY_NAMES
+        and not any(
+            str(values.get(k, "")).strip().lower() in mechanism_params.INFINITE
+            for k in ("c0", "c1")
+        )
+        and set(values) <= {"s", "c0", "c1", "lam", "epsilon", "sensitivity"}
+    )
+    if liu:  # Liu's names with Liu's parameters: the report as before
+        params = MechanismParams.from_mapping(values)
+        value = mp.evaluate(args.quantity, params, dps)
+        shown_params = {k: str(getattr(params, k)) for k in ("s", "c0", "c1", "lam")}
+    else:
+        general = mechanism_params.parse(mechanism, values, quantity)
+        value = mechanism_mp.evaluate(args.quantity, general, dps)
+        shown_params = general.as_dict()
     import mpmath
 
     text = mpmath.nstr(value, dps)
     if args.json:
-        data = {
-            "quantity": args.quantity,
-            "value": text,
-            "dps": dps,
-            "params": {k: str(getattr(params, k)) for k in ("s", "c0", "c1", "lam")},
-        }
+        data = {"quantity": args.quantity, "value": text, "dps": dps, "params": shown_params}
         print(json.dumps(data, indent=2))
     else:
         print(text)
@@ -482,9 +493,17 @@ def build_parser() -> argparse.ArgumentParser:
     si.set_defaults(func=_simulate)
 
     e = sub.add_parser("eval", help="evaluate a derived quantity at any precision")
-    e.add_argument("quantity", help="e.g. truncated.mean, bit.mse")
     e.add_argument(
-        "assignments", nargs="*", help="s=.. c0=.. c1=.. and lam=.. or epsilon=.. sensitivity=.."
+        "quantity",
+        help="<mechanism>.<quantity>, e.g. truncated-gaussian.mean, clamped-geometric.var,"
+        " bit.mse (quantities: normaliser mean bias second_moment var mse cdf quantile)",
+    )
+    e.add_argument(
+        "assignments",
+        nargs="*",
+        help="s=.. c0=.. c1=.. (a bound may be inf/-inf) and the scale: lam=.. (Laplace),"
+        " sigma=.. (Gaussian), scale=.. or alpha=.. (geometric), or epsilon=.. sensitivity=..;"
+        " y=.. for cdf, p=.. for quantile",
     )
     e.add_argument("--dps", default="30", help="significant digits (default 30, at most 10000)")
     e.add_argument("--json", action="store_true")

@@ -18,6 +18,14 @@ c1 = sp.Symbol("c_1", real=True)
 lam = sp.Symbol("lambda", positive=True)
 x = sp.Symbol("x", real=True)
 
+#: the Gaussian scale σ, the two-sided geometric's scale b and α = e^{-1/b},
+#: the standardised variable z = (x - s)/σ and the lattice index m (X = s + m)
+sigma = sp.Symbol("sigma", positive=True)
+scale = sp.Symbol("b", positive=True)
+alpha = sp.Symbol("alpha", positive=True)
+z = sp.Symbol("z", real=True)
+m = sp.Symbol("m", integer=True)
+
 t0 = sp.Symbol("t_0", nonnegative=True)
 t1 = sp.Symbol("t_1", nonnegative=True)
 u0 = sp.Symbol("u_0", positive=True)

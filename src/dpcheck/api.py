@@ -1,0 +1,126 @@
+"""The public Python face of the mechanism algebra: ``dpcheck.mechanism("truncated-gaussian")``.
+
+A :class:`Mechanism` is a base noise law composed with a bounding (DESIGN.md,
+"Mechanisms"); like a scipy.stats distribution it defines nothing itself and
+answers everything from the one law of :mod:`dpcheck.symbolic.mechanisms`:
+
+>>> from dpcheck import mechanism
+>>> m = mechanism("truncated-gaussian")
+>>> m.mean(s=0.3, c0=0, c1=1, sigma=0.7)           # mpmath, 30 digits by default
+mpf('0.46831944780693049169954131915799...')
+>>> m.quantity("var")                               # the SymPy derivation
+>>> m.sample(rng, 1000, s=0.3, c0=0, c1=1, sigma=0.7)   # numpy draws
+
+Parameters are those of :mod:`dpcheck.numeric.mechanism_params` (s, c0, c1, and
+lam / sigma / scale / alpha / epsilon+sensitivity; a bound may be ``math.inf``).
+Floats are taken at their exact binary value; pass strings ("0.1") or
+Fractions for exact decimals.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any
+
+import mpmath
+
+from dpcheck.numeric.names import BASES, GENERAL_QUANTITIES, canonical_mechanism, parts
+
+
+class Mechanism:
+    """One mechanism of the algebra; see the module docstring."""
+
+    def __init__(self, name: str) -> None:
+        self.name = canonical_mechanism(name)
+        self.bounding, self.base = parts(self.name)
+        #: the name of the base's own scale parameter (lam, sigma, scale)
+        self.scale_name = BASES[self.base]
+
+    def __repr__(self) -> str:
+        return f"mechanism({self.name!r})"
+
+    # -- symbolic ---------------------------------------------------------
+    def quantity(self, name: str, sides: str = "both") -> Any:
+        """The derived SymPy expression of quantity ``name`` (``sides``: 'both', or
+        'lower' for [c0, ∞), 'upper' for (-∞, c1])."""
+        from dpcheck.errors import InputError
+        from dpcheck.symbolic import mechanisms as sym
+
+        if name not in GENERAL_QUANTITIES or name == "quantile":
+            known = ", ".join(q for q in GENERAL_QUANTITIES if q != "quantile")
+            raise InputError(f"no symbolic quantity {name!r} (expected one of: {known})")
+        try:
+            return sym.quantity(self.name, name, sides)
+        except (KeyError, ValueError) as exc:
+            raise InputError(f"{self.name}: sides={sides!r} is not available ({exc})") from None
+
+    def law(self, sides: str = "both") -> Any:
+        """The derived law (:class:`dpcheck.symbolic.laws.Law`) of the output."""
+        from dpcheck.symbolic import mechanisms as sym
+
+        return sym.law(self.name, sides)
+
+    # -- numeric ----------------------------------------------------------
+    def params(self, quantity: str = "", **values: object) -> Any:
+        """Validated :class:`dpcheck.numeric.mechanism_params.Params`."""
+        from dpcheck.numeric import mechanism_params
+
+        return mechanism_params.parse(self.name, values, quantity)
+
+    def evaluate(self, quantity: str, *, dps: int = 30, **values: object) -> mpmath.mpf:
+        """The quantity at the parameters, correct to about ``dps`` digits."""
+        from dpcheck.numeric import mechanism_mp
+
+        return mechanism_mp.evaluate(
+            f"{self.name}.{quantity}", self.params(quantity, **values), dps
+        )
+
+    def normaliser(self, *, dps: int = 30, **values: object) -> mpmath.mpf:
+        """P(c0 <= X <= c1) under the base law (eq (4)'s normaliser)."""
+        return self.evaluate("normaliser", dps=dps, **values)
+
+    def mean(self, *, dps: int = 30, **values: object) -> mpmath.mpf:
+        """E Y (Liu 2019 eq (6)/(7) for the Laplace instances)."""
+        return self.evaluate("mean", dps=dps, **values)
+
+    def bias(self, *, dps: int = 30, **values: object) -> mpmath.mpf:
+        """E Y - s."""
+        return self.evaluate("bias", dps=dps, **values)
+
+    def second_moment(self, *, dps: int = 30, **values: object) -> mpmath.mpf:
+        """E Y²."""
+        return self.evaluate("second_moment", dps=dps, **values)
+
+    def var(self, *, dps: int = 30, **values: object) -> mpmath.mpf:
+        """Var Y."""
+        return self.evaluate("var", dps=dps, **values)
+
+    def mse(self, *, dps: int = 30, **values: object) -> mpmath.mpf:
+        """E (Y - s)²."""
+        return self.evaluate("mse", dps=dps, **values)
+
+    def cdf(self, y: object, *, dps: int = 30, **values: object) -> mpmath.mpf:
+        """P(Y <= y)."""
+        return self.evaluate("cdf", dps=dps, y=y, **values)
+
+    def quantile(self, p: object, *, dps: int = 30, **values: object) -> mpmath.mpf:
+        """inf{y : P(Y <= y) >= p}."""
+        return self.evaluate("quantile", dps=dps, p=p, **values)
+
+    # -- sampling ---------------------------------------------------------
+    def sample(self, rng: Any, size: Any, **values: Any) -> Any:
+        """``size`` draws of Y as a numpy array (vectorised inverse-CDF samplers of
+        :mod:`dpcheck.sampling.mechanisms`); ``rng`` a numpy Generator or a seed."""
+        from dpcheck.sampling import mechanisms as sampling
+
+        return sampling.sample(self.name, rng, size, **values)
+
+
+def mechanism(name: str) -> Mechanism:
+    """The mechanism ``name``: '<bounding>-<base>' (truncated-gaussian, clamped-geometric,
+    folded-laplace, ...), a bare base (gaussian), or Liu's aliases 'truncated', 'bit'."""
+    return Mechanism(name)
+
+
+_ = Fraction
+__all__ = ["Mechanism", "mechanism"]
