@@ -123,7 +123,10 @@ BAD = [
     (["eval", "truncated.mean", "s=0.5", "c0=1", "c1=1", "lam=1"], "c0=1"),
     (["eval", "truncated.mean", "s=0.5", "c0=2", "c1=1", "lam=1"], "c0=2"),
     (["eval", "truncated.mean", "s=nan", "c0=0", "c1=1", "lam=1"], "'nan'"),
-    (["eval", "truncated.mean", "s=0.5", "c0=0", "c1=inf", "lam=1"], "'inf'"),
+    # c1 = inf is the one-sided variant (issue 18); only c1 may be +inf, only c0 -inf
+    (["eval", "truncated.mean", "s=0.5", "c0=0", "c1=-inf", "lam=1"], "'-inf'"),
+    (["eval", "truncated.mean", "s=0.5", "c0=inf", "c1=1", "lam=1"], "'inf'"),
+    (["eval", "truncated.mean", "s=0.5", "c0=0", "c1=1", "lam=inf"], "'inf'"),
     (["eval", "truncated.mean", "s=0.5", "c0=0", "c1=1", "lam=1/0"], "'1/0'"),
     (["eval", "truncated.mean", "s=5", "c0=0", "c1=1", "lam=1"], "s=5"),
     (["eval", "truncated.mean", "s0.5", "c0=0", "c1=1", "lam=1"], "'s0.5'"),

@@ -157,3 +157,20 @@ def test_the_committed_kill_rates_meet_the_target():
     for d in data["documents"]:
         assert d["kill rate"] >= 0.95, d["document"]
         assert d["unread transcriptions"] == 0
+
+
+def test_the_worked_example_runs_and_matches_the_readme():
+    """The README's worked example (issue 18) is the file docs/examples/truncated_gaussian.py,
+    run here exactly as the README shows it, and its printed output is the README's."""
+    import subprocess
+    import sys
+
+    path = ROOT / "docs" / "examples" / "truncated_gaussian.py"
+    run = subprocess.run(
+        [sys.executable, str(path)], capture_output=True, text=True, timeout=600, check=False
+    )
+    assert run.returncode == 0, run.stderr
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    (body,) = [b for kind, docs, b in readme.blocks(text) if kind == "example"]
+    assert path.read_text(encoding="utf-8").rstrip() in body
+    assert run.stdout.rstrip() in body

@@ -19,7 +19,6 @@ Fractions for exact decimals.
 
 from __future__ import annotations
 
-from fractions import Fraction
 from typing import Any
 
 import mpmath
@@ -53,6 +52,20 @@ class Mechanism:
             return sym.quantity(self.name, name, sides)
         except (KeyError, ValueError) as exc:
             raise InputError(f"{self.name}: sides={sides!r} is not available ({exc})") from None
+
+    def limit(self, name: str, to: str) -> Any:
+        """The quantity's limit as the scale → 0 (``to='zero'``) or → ∞ (``'infinity'``),
+        c0 < s < c1 fixed (SymPy; :func:`dpcheck.symbolic.mechanisms.scale_limit`)."""
+        from dpcheck.errors import InputError
+        from dpcheck.symbolic import mechanisms as sym
+
+        if self.bounding == "none":
+            raise InputError(f"{self.name} is unbounded: its moments do not depend on c0, c1")
+        if to not in ("zero", "infinity"):
+            raise InputError(f"to={to!r} must be 'zero' or 'infinity'")
+        if name not in sym.MOMENTS:
+            raise InputError(f"no limit of {name!r} (expected one of: {', '.join(sym.MOMENTS)})")
+        return sym.scale_limit(self.name, name, to)
 
     def law(self, sides: str = "both") -> Any:
         """The derived law (:class:`dpcheck.symbolic.laws.Law`) of the output."""
@@ -122,5 +135,4 @@ def mechanism(name: str) -> Mechanism:
     return Mechanism(name)
 
 
-_ = Fraction
 __all__ = ["Mechanism", "mechanism"]

@@ -14,6 +14,9 @@ The README marks each generated region with an opening and a closing comment::
   worst background), computed afresh;
 * ``limits`` (``<!-- dpcheck:limits -->``): the table of work ceilings of
   :mod:`dpcheck.inputs.limits`.
+* ``example`` (``<!-- dpcheck:example docs/examples/truncated_gaussian.py -->``):
+  the source of a Python example and what it prints, run afresh (the test
+  suite runs the same file);
 * ``mutation`` (``<!-- dpcheck:mutation docs/mutation_kill_rate.json -->``): the
   mutation harness's kill rates from the JSON ``bench/mutation_kill_rate.py
   --summary`` wrote (a 15-minute run, so it is read, not rerun).
@@ -39,7 +42,7 @@ from dpcheck.claims.model import Status
 from dpcheck.claims.report import md_from_data
 from dpcheck.errors import InputError
 
-_KINDS = "counts|verdicts|krand|mutation|limits"
+_KINDS = "counts|verdicts|krand|mutation|limits|example"
 _BLOCK = re.compile(
     rf"(?P<open><!-- dpcheck:(?P<kind>{_KINDS})(?P<docs>(?: [a-z0-9=._/+-]+)*) -->)"
     r"(?P<body>.*?)"
@@ -138,6 +141,26 @@ def mutation_table(path: Path) -> str:
     return "\n".join(out)
 
 
+def example_block(path: Path) -> str:
+    """The source of the example at ``path`` and its output, from running it now."""
+    import subprocess
+
+    try:
+        source = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise InputError(f"example {str(path)!r}: cannot read it ({exc.strerror})") from None
+    run = subprocess.run(
+        [sys.executable, str(path)], capture_output=True, text=True, timeout=600, check=False
+    )
+    if run.returncode != 0:
+        last = (run.stderr.strip().splitlines() or ["no output"])[-1]
+        raise InputError(f"example {str(path)!r} failed: {last}")
+    return (
+        f"```python\n{source.rstrip()}\n```\n\nprints (`python {path.as_posix()}`):\n\n"
+        f"```text\n{run.stdout.rstrip()}\n```"
+    )
+
+
 def render(readme: str, data: dict[str, Any], root: Path = Path(".")) -> str:
     """``readme`` with every marked block regenerated from ``data`` (``root``: the folder
     that relative paths in blocks start from)."""
@@ -147,6 +170,13 @@ def render(readme: str, data: dict[str, Any], root: Path = Path(".")) -> str:
             from dpcheck.inputs.limits import markdown_table
 
             return match["open"] + "\n\n" + markdown_table() + "\n" + match["close"]
+        if match["kind"] == "example":
+            target = root / match["docs"].strip()
+            shown_path = Path(match["docs"].strip())
+            body = example_block(target).replace(
+                f"python {target.as_posix()}", f"python {shown_path}"
+            )
+            return match["open"] + "\n\n" + body + "\n" + match["close"]
         if match["kind"] == "krand":
             return match["open"] + krand_line(match["docs"].split()) + match["close"]
         if match["kind"] == "mutation":

@@ -1,7 +1,9 @@
 """`dpcheck derive`: write derivations/NAME.tex, the master dpcheck.tex, and the PDF.
 
 Each derivation ends with the verdicts of its claims, obtained by running those
-claims through the same registry and runner as ``dpcheck verify``.  Files are
+claims through the same registry and runner as ``dpcheck verify``; the
+derivations of the mechanism algebra (:mod:`dpcheck.derivations.mechanisms`),
+which no paper prints, end with the checks performed instead.  Files are
 written only when every requested derivation has been built (nothing
 half-written), and only if their bytes change.
 """
@@ -16,7 +18,7 @@ from functools import partial
 from pathlib import Path
 
 from dpcheck.claims.model import Claim, Verdict
-from dpcheck.derivations import liu2019, privacy, sensitivity, zz2016
+from dpcheck.derivations import liu2019, mechanisms, privacy, sensitivity, zz2016
 from dpcheck.derivations.document import Derivation, master, render
 from dpcheck.errors import InputError
 from dpcheck.outputs.atomic import Outputs, transaction
@@ -40,6 +42,8 @@ BUILDERS: dict[str, Callable[[], Derivation]] = {
     "gs-variance": sensitivity.variance,
     "krand-recursions": zz2016.recursions,
     "krand-lemma4-1": zz2016.lemma_4_1,
+    # the mechanism algebra (issue 18): every bounding x base but Liu's two
+    **mechanisms.builders(),
 }
 NAMES = tuple(BUILDERS)
 MASTER = "dpcheck"
@@ -94,7 +98,14 @@ def render_all(
         derivations.append(BUILDERS[name]())
     claims = _claims()
     verdicts = verdicts_for(derivations, claims, known, progress)
-    files = {f"{d.name}.tex": render(d, verdicts, claims) for d in derivations}
+    files = {
+        f"{d.name}.tex": (
+            mechanisms.render(d)
+            if isinstance(d, mechanisms.Checked)
+            else render(d, verdicts, claims)
+        )
+        for d in derivations
+    }
     files[f"{MASTER}.tex"] = master(list(NAMES))
     return files
 

@@ -28,6 +28,22 @@ eq (9), ``c_0`` in an ``.upper`` one of eq (10)) are allowed: the formula is
 compared as a function of all its symbols (the quantity is constant in the
 extra ones), so it is ``equal`` only if they drop out, and a ``differs``
 witness gives them values; a note names them.
+
+Every mechanism of the algebra (issue 18, DESIGN.md "Mechanisms"): the names
+``<mechanism>.<quantity>[.lower|.upper]`` (``truncated-gaussian.var``,
+``clamped-geometric.mean.upper``; quantities normaliser, mean, bias,
+second_moment, var, mse) are compared with
+:func:`dpcheck.symbolic.mechanisms.quantity` by the same route, with three
+changes: the formula is read in the mechanism's notation (the defaults s,
+c_0, c_1, \lambda, \sigma, \alpha, b, or the reviewer's own,
+:mod:`dpcheck.formula.notation`) and findings are printed back in it; step 1
+also tries :func:`dpcheck.symbolic.atoms.is_zero` (rational in the atoms
+exp(.), erf(.), α^(.)); the points satisfy the mechanism's domain (integer
+s, c0, c1 and 0 < α < 1 or b > 0 for the geometric base; σ from 10^-6 to
+10^6 for the Gaussian).  A symbol that is neither in the notation nor a
+parameter is a new real unknown: the points give it values too.  Liu's names
+(``truncated.*``, ``bit.*``, ``truncated.normaliser``) without a notation keep
+the route above unchanged (Liu's notation, unknown symbols refused).
 """
 
 from __future__ import annotations
@@ -37,10 +53,11 @@ import random
 import signal
 import threading
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cache
+from itertools import product
 from typing import Any
 
 import flint
@@ -48,12 +65,22 @@ import sympy as sp
 
 from dpcheck.claims import checks as ck
 from dpcheck.errors import InputError
+from dpcheck.formula import notation as nt
 from dpcheck.formula.latex_parser import ParsedFormula, parse_latex
 from dpcheck.numeric import rigorous
-from dpcheck.numeric.names import MECHANISMS, QUANTITIES, QUANTITY_NAMES
+from dpcheck.numeric.names import (
+    ALIASES,
+    MECHANISM_NAMES,
+    MECHANISMS,
+    QUANTITIES,
+    QUANTITY_NAMES,
+    UNAVAILABLE,
+    parts,
+)
+from dpcheck.symbolic import atoms
 from dpcheck.symbolic import laplace_family as lf
 from dpcheck.symbolic.rational import is_identically_zero
-from dpcheck.symbolic.symbols import c0, c1, lam, s
+from dpcheck.symbolic.symbols import alpha, c0, c1, lam, s, scale, sigma
 
 F = Fraction
 Point = dict[sp.Symbol, Fraction]
@@ -91,13 +118,22 @@ _SIDES = {
 
 @dataclass(frozen=True)
 class Quantity:
-    """A derived quantity that formulas can be checked against."""
+    """A derived quantity that formulas can be checked against.
+
+    ``legacy`` marks Liu's names (checked in Liu's notation by the original
+    route); ``mechanism`` (canonical), ``quantity`` and ``sides`` say which
+    :func:`dpcheck.symbolic.mechanisms.quantity` it is.
+    """
 
     name: str
     description: str
     domain: str
     symbols: tuple[sp.Symbol, ...]
     derive: Callable[[], sp.Expr] = field(repr=False)
+    mechanism: str = ""
+    quantity: str = ""
+    sides: str = "both"
+    legacy: bool = False
 
 
 def _two_sided(mechanism: str, name: str) -> Quantity:
@@ -108,6 +144,10 @@ def _two_sided(mechanism: str, name: str) -> Quantity:
         ck.DOMAIN,
         (s, c0, c1, lam),
         lambda: lf.quantity(mechanism, name),
+        ALIASES[mechanism],
+        name,
+        "both",
+        True,
     )
 
 
@@ -120,7 +160,79 @@ def _one_sided(mechanism: str, name: str, side: str) -> Quantity:
         f"{'c0 <= s' if side == 'lower' else 's <= c1'}, lambda > 0 ({text})",
         symbols,
         lambda: lf.one_sided(mechanism, name, side),
+        ALIASES[mechanism],
+        name,
+        side,
+        True,
     )
+
+
+#: what each quantity of the general names is (issue 18; DESIGN.md "Mechanisms")
+_GENERAL_NAMES = {
+    "normaliser": "P(c0 <= X <= c1) under the base law (the truncation's normaliser)",
+    "mean": "E Y",
+    "bias": "E Y - s",
+    "second_moment": "E Y^2",
+    "var": "Var Y = MSE - bias^2",
+    "mse": "E (Y - s)^2",
+}
+_GENERAL_SIDES = {
+    "both": "",
+    "lower": " with bounds [c0, oo) (c1 -> oo)",
+    "upper": " with bounds (-oo, c1] (c0 -> -oo)",
+}
+#: general quantity names -> (canonical mechanism, quantity, sides)
+MOMENT_NAMES = tuple(_GENERAL_NAMES)
+
+
+def _general(mechanism: str, name: str, sides: str) -> Quantity:
+    """``<mechanism>.<name>[.<sides>]``, derived by :func:`dpcheck.symbolic.mechanisms.quantity`."""
+    bounding, base = parts(mechanism)
+    symbols = [s]
+    if bounding != "none":
+        symbols += [c0] if sides == "lower" else [c1] if sides == "upper" else [c0, c1]
+    symbols.append({"laplace": lam, "gaussian": sigma, "geometric": alpha}[base])
+    how = "summation" if base == "geometric" else "integration"
+    label = f"{mechanism}.{name}" + ("" if sides == "both" else f".{sides}")
+
+    def derive() -> sp.Expr:
+        from dpcheck.symbolic import mechanisms
+
+        return mechanisms.quantity(mechanism, name, sides)
+
+    return Quantity(
+        label,
+        f"{_GENERAL_NAMES[name]} of the {mechanism} mechanism{_GENERAL_SIDES[sides]},"
+        f" derived by {how} (dpcheck.symbolic.mechanisms)",
+        domain_text(mechanism, sides, nt.build(mechanism)),
+        tuple(symbols),
+        derive,
+        mechanism,
+        name,
+        sides,
+        False,
+    )
+
+
+def domain_text(mechanism: str, sides: str, notation: nt.Notation) -> str:
+    """The domain of a quantity in the notation's names (c_0 < c_1, s in [c_0, c_1], ...)."""
+    bounding, base = parts(mechanism)
+    n = notation.name
+    scale_text = {
+        "laplace": f"{n(lam)} > 0",
+        "gaussian": f"{n(sigma)} > 0",
+        "geometric": f"0 < {n(alpha)} < 1 ({n(alpha)} = e^(-1/{n(scale)}), {n(scale)} > 0)",
+    }[base]
+    kind = "integer" if base == "geometric" else "real"
+    if bounding == "none":
+        where = f"{kind} {n(s)}"
+    elif sides == "lower":
+        where = f"{kind} {n(c0)} <= {n(s)} (bounds [{n(c0)}, oo))"
+    elif sides == "upper":
+        where = f"{kind} {n(s)} <= {n(c1)} (bounds (-oo, {n(c1)}])"
+    else:
+        where = f"{kind} {n(c0)} < {n(c1)}, {n(s)} in [{n(c0)}, {n(c1)}]"
+    return f"{where}, {scale_text}"
 
 
 def _registry() -> dict[str, Quantity]:
@@ -139,19 +251,56 @@ def _registry() -> dict[str, Quantity]:
         ck.DOMAIN,
         (s, c0, c1, lam),
         lf.normaliser,
+        "truncated-laplace",
+        "normaliser",
+        "both",
+        True,
     )
     return out
 
 
-#: every quantity name check-formula knows, in a stable order
-REGISTRY: dict[str, Quantity] = _registry()
+def _general_registry() -> dict[str, Quantity]:
+    out = {}
+    for mechanism in MECHANISM_NAMES:
+        bounding, _ = parts(mechanism)
+        sides = ("both", "lower", "upper") if bounding in ("truncated", "clamped") else ("both",)
+        for side in sides:
+            for name in MOMENT_NAMES:
+                q = _general(mechanism, name, side)
+                out[q.name] = q
+    return out
+
+
+#: Liu's names (Liu 2019 notation, the original route), in a stable order
+LIU_REGISTRY: dict[str, Quantity] = _registry()
+#: every quantity name check-formula knows: Liu's, then every <mechanism>.<quantity>[.side]
+REGISTRY: dict[str, Quantity] = {**LIU_REGISTRY, **_general_registry()}
+
+
+def known_names() -> str:
+    """The known names, briefly (Liu's listed; the general ones as a pattern)."""
+    return (
+        f"{', '.join(LIU_REGISTRY)}; and <mechanism>.<quantity> for mechanism one of"
+        f" {', '.join(MECHANISM_NAMES)} and quantity one of {', '.join(MOMENT_NAMES)},"
+        " with .lower/.upper for truncated-* and clamped-*"
+    )
 
 
 def get_quantity(name: str) -> Quantity:
-    """The registered quantity ``name``; InputError listing the known names otherwise."""
-    if name not in REGISTRY:
-        raise InputError(f"unknown quantity {name!r} (known: {', '.join(REGISTRY)})")
-    return REGISTRY[name]
+    """The registered quantity ``name`` (an alias such as bit.normaliser is resolved);
+    InputError naming the known names otherwise."""
+    if not isinstance(name, str):
+        raise InputError("the quantity must be a string such as 'truncated-gaussian.mean'")
+    if name in REGISTRY:
+        return REGISTRY[name]
+    mechanism, dot, rest = name.partition(".")
+    if dot and f"{ALIASES.get(mechanism, mechanism)}.{rest}" in REGISTRY:
+        return REGISTRY[f"{ALIASES.get(mechanism, mechanism)}.{rest}"]
+    if mechanism in UNAVAILABLE:
+        raise InputError(
+            f"unknown quantity {name!r}: {mechanism} is not available: {UNAVAILABLE[mechanism]}"
+        )
+    raise InputError(f"unknown quantity {name!r} (known: {known_names()})")
 
 
 @cache
@@ -189,6 +338,79 @@ def domain_points() -> list[Point]:
     """The small-integer points of :func:`dpcheck.claims.checks.mechanism_points`, then
     :func:`random_points` (250 in all; they satisfy every quantity's domain)."""
     return [dict(p) for p in ck.mechanism_points()] + random_points()
+
+
+#: Gaussian σ far from the width of [c0, c1]: the erf arguments reach 10^6
+EXTREME_SIGMAS = (F(1, 10**6), F(1, 1000), F(1000), F(10**6))
+
+
+def gaussian_points() -> list[Point]:
+    """The points of :func:`domain_points` with σ for λ, then σ from 10^-6 to 10^6 with
+    s at, near (1/1000 of the width) and between the bounds."""
+    points = [{sigma if k == lam else k: v for k, v in p.items()} for p in domain_points()]
+    for (lo, hi), scale_v in product(((F(0), F(1)), (F(-2), F(3))), EXTREME_SIGMAS):
+        for frac in (F(0), F(1, 1000), F(1, 2), F(1)):
+            points.append({c0: lo, c1: hi, sigma: scale_v, s: lo + frac * (hi - lo)})
+    return points
+
+
+#: α = e^{-1/b} of the geometric points (near 0 and near 1 included), and the b used
+#: when a formula is written in b
+GEOMETRIC_ALPHAS = (F(1, 2), F(1, 3), F(9, 10), F(1, 10), F(99, 100))
+GEOMETRIC_SCALES = (F(1), F(2), F(1, 2), F(10), F(1, 10))
+
+
+def geometric_points(in_scale: bool = False, count: int = 150, seed: int = SEED) -> list[Point]:
+    """Integer points c0 < c1, c0 <= s <= c1 with α in (0, 1) (or b > 0 when ``in_scale``):
+    every s of small boxes first, then seeded random boxes with s at a bound, one step
+    from it, or inside, and α from 1/1000 to 999/1000."""
+    key = scale if in_scale else alpha
+    values = GEOMETRIC_SCALES if in_scale else GEOMETRIC_ALPHAS
+    points: list[Point] = []
+    boxes = [(0, 1), (-1, 1), (0, 2), (-1, 2), (1, 3), (-2, 3), (0, 5)]
+    for (lo, hi), value in product(boxes, values):
+        for s_v in range(lo, hi + 1):
+            points.append({c0: F(lo), c1: F(hi), key: value, s: F(s_v)})
+    rng = random.Random(seed)
+    extra = [F(1, 1000), F(1, 100), F(100), F(1000)] if in_scale else [F(1, 1000), F(999, 1000)]
+    for i in range(count):
+        lo = rng.randint(-30, 30)
+        hi = lo + rng.randint(1, 40)
+        s_v = [lo, lo + 1, hi - 1, hi, rng.randint(lo, hi)][i % 5]
+        if i % 3 == 0:
+            value = extra[rng.randrange(len(extra))]
+        elif in_scale:
+            value = F(rng.randint(1, 60), rng.randint(1, 9))
+        else:
+            q = rng.randint(2, 60)
+            value = F(rng.randint(1, q - 1), q)
+        points.append({c0: F(lo), c1: F(hi), key: value, s: F(min(max(s_v, lo), hi))})
+    return points
+
+
+#: values given to symbols the notation does not know (cycled, shifted per symbol)
+STRAY_VALUES = (F(1, 3), F(2), F(7, 5), F(1, 7), F(5), F(3, 4), F(11), F(1, 2), F(-5, 2), F(-2, 3))
+
+
+def with_stray(points: list[Point], stray: list[sp.Symbol]) -> list[Point]:
+    """``points`` with a value for every stray symbol (a new unknown of the formula)."""
+    if not stray:
+        return points
+    n = len(STRAY_VALUES)
+    return [
+        {**p, **{sym: STRAY_VALUES[(i + 3 * j) % n] for j, sym in enumerate(stray)}}
+        for i, p in enumerate(points)
+    ]
+
+
+def mechanism_domain_points(base: str, in_scale: bool = False) -> list[Point]:
+    """The witness and evidence points of a base (>= MIN_EVIDENCE_POINTS, each in the
+    domain of every quantity of every bounding of that base)."""
+    if base == "gaussian":
+        return gaussian_points()
+    if base == "geometric":
+        return geometric_points(in_scale)
+    return domain_points()
 
 
 # ---------------------------------------------------------------------------
@@ -234,6 +456,22 @@ def too_large(expr: sp.Expr) -> bool:
             isinstance(sub, sp.Pow) and not sub.exp.is_Integer
         ):
             if any(max(estimated_terms(arg)) > MAX_TERMS for arg in sub.args):
+                return True
+    return False
+
+
+def power_too_large(expr: sp.Expr) -> bool:
+    """True when one integer power of a sum in ``expr`` alone expands to more than
+    MAX_TERMS terms ((s+c_0+c_1+\\sigma)^{900}).  The guard of the general route, whose
+    atoms (exp, erf, α^) make :func:`estimated_terms` overestimate the work of
+    :func:`dpcheck.symbolic.atoms.is_zero` by orders of magnitude (the textbook variance
+    of the truncated Gaussian: estimated > 20000 terms, reduced in 0.05 s); the time
+    limit EXACT_SECONDS bounds the rest."""
+    for sub in sp.preorder_traversal(expr):
+        if isinstance(sub, sp.Pow) and sub.exp.is_Integer:
+            n = len(sp.Add.make_args(sub.base))
+            k = min(abs(int(sub.exp)), MAX_TERMS)
+            if n > 1 and math.comb(n + k - 1, k) > MAX_TERMS:
                 return True
     return False
 
@@ -296,26 +534,37 @@ class FormulaCheck:
     notes: list[str] = field(default_factory=list)
     seconds: float = 0.0
     description: str = ""
+    #: the reviewer's notation (LaTeX symbol -> parameter), None in Liu's default route
+    notation: dict[str, str] | None = None
+    #: internal symbol -> the symbol printed for it (the reviewer's names); empty: as is
+    display: Mapping[sp.Basic, sp.Basic] = field(default_factory=dict, repr=False)
+
+    def shown(self, expr: sp.Expr) -> sp.Expr:
+        """``expr`` in the reviewer's symbols (for printing only)."""
+        return expr.xreplace(dict(self.display)) if self.display else expr
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready: strings for expressions and numbers (exact rationals for the point)."""
+        reference = self.shown(self.reference)
         out: dict[str, Any] = {
             "quantity": self.quantity,
             "description": self.description,
             "verdict": self.verdict,
             "method": self.method,
-            "formula": _formula_dict(self.formula),
+            "formula": _formula_dict(self.formula, self.shown),
             "reference": {
                 "name": self.reference_name,
-                "expr": str(self.reference),
-                "latex": sp.latex(self.reference),
+                "expr": str(reference),
+                "latex": sp.latex(reference),
             },
             "domain": self.domain,
             "notes": list(self.notes),
             "seconds": round(self.seconds, 3),
         }
+        if self.notation is not None:
+            out["notation"] = dict(self.notation)
         if self.against is not None:
-            out["against"] = _formula_dict(self.against)
+            out["against"] = _formula_dict(self.against, self.shown)
         if self.witness is not None:
             out["witness"] = self.witness
         if self.points_checked is not None:
@@ -323,12 +572,15 @@ class FormulaCheck:
         return out
 
 
-def _formula_dict(parsed: ParsedFormula) -> dict[str, Any]:
+def _formula_dict(
+    parsed: ParsedFormula, shown: Callable[[sp.Expr], sp.Expr] = lambda e: e
+) -> dict[str, Any]:
+    expr = shown(parsed.expr)
     return {
         "source": parsed.source,
         "lhs": parsed.lhs,
-        "expr": str(parsed.expr),
-        "latex": sp.latex(parsed.expr),
+        "expr": str(expr),
+        "latex": sp.latex(expr),
     }
 
 
@@ -419,17 +671,45 @@ class _Outcome:
     method: str
     witness: dict[str, Any] | None = None
     points: int | None = None
+    #: the witness point itself (exact values, keyed by symbol)
+    point: Point | None = None
 
 
-def _exact_step(diff: sp.Expr, notes: list[str]) -> bool:
+def _atoms_zero(diff: sp.Expr) -> bool:
+    """Step 1 of the general route: :func:`dpcheck.symbolic.atoms.is_zero` (a proof when
+    it gives 0: a rational function of the parameters and the atoms exp, erf, α^)."""
+    try:
+        return atoms.is_zero(diff)
+    except _NOT_SHOWN:
+        return False
+
+
+def _exact_step(
+    diff: sp.Expr,
+    notes: list[str],
+    zero_test: Callable[[sp.Expr], bool] | None = None,
+    guard: Callable[[sp.Expr], bool] | None = None,
+) -> bool:
     """Step 1, skipped for huge differences and cut off after EXACT_SECONDS."""
-    if too_large(diff):
+    if (guard or too_large)(diff):
         notes.append(f"exact reduction skipped: more than about {MAX_TERMS} terms once expanded")
         return False
-    done, zero = within(EXACT_SECONDS, _exactly_zero, diff)
+    done, zero = within(EXACT_SECONDS, zero_test or _exactly_zero, diff)
     if not done:
         notes.append(f"exact reduction stopped after {EXACT_SECONDS:g} s")
     return bool(zero)
+
+
+@dataclass(frozen=True)
+class _Route:
+    """What the comparison needs besides the two sides: its points and its exact test."""
+
+    points: Callable[[], list[Point]]
+    zero_test: Callable[[sp.Expr], bool] | None = None
+    guard: Callable[[sp.Expr], bool] | None = None
+    exact_method: str = (
+        "exact symbolic reduction of the difference to 0 (rational form in t0, t1, e^-t0, e^-t1)"
+    )
 
 
 def _simplify_step(diff: sp.Expr, notes: list[str]) -> bool:
@@ -441,25 +721,28 @@ def _simplify_step(diff: sp.Expr, notes: list[str]) -> bool:
 
 
 def _compare(
-    formula: sp.Expr, reference: sp.Expr, names: tuple[str, str], notes: list[str]
+    formula: sp.Expr,
+    reference: sp.Expr,
+    names: tuple[str, str],
+    notes: list[str],
+    route: _Route | None = None,
 ) -> _Outcome:
     """The route of the module doc: exact, witness, simplify, numerical evidence."""
+    route = route or _Route(domain_points)
     diff = formula - reference
-    if _exact_step(diff, notes):
-        return _Outcome(
-            "equal",
-            "exact symbolic reduction of the difference to 0 "
-            "(rational form in t0, t1, e^-t0, e^-t1)",
-        )
-    points = domain_points()
+    if _exact_step(diff, notes, route.zero_test, route.guard):
+        return _Outcome("equal", route.exact_method)
+    points = route.points()
     hit = ck.find_witness(diff, points)
     if hit is not None:
-        return _Outcome("differs", _ARB, witness_values(formula, reference, hit[0], names))
+        witness = witness_values(formula, reference, hit[0], names)
+        return _Outcome("differs", _ARB, witness, point=hit[0])
     if _simplify_step(diff, notes):
         return _Outcome("equal", "SymPy simplify reduces the difference to 0")
     good, excluded = numerical_evidence(diff, points)
     if excluded is not None:
-        return _Outcome("differs", _ARB, witness_values(formula, reference, excluded, names))
+        witness = witness_values(formula, reference, excluded, names)
+        return _Outcome("differs", _ARB, witness, point=excluded)
     if good >= MIN_EVIDENCE_POINTS:
         return _Outcome(
             "equal",
@@ -486,15 +769,26 @@ def _eval_command(quantity: str, point: dict[str, str]) -> str:
     return f"dpcheck eval {quantity} {args} --dps 30"
 
 
-def check_formula(quantity: str, latex: str, against_latex: str | None = None) -> FormulaCheck:
+def check_formula(
+    quantity: str,
+    latex: str,
+    against_latex: str | None = None,
+    notation: Mapping[str, str] | str | None = None,
+) -> FormulaCheck:
     """Compare the pasted ``latex`` with the derived ``quantity`` (or with ``against_latex``).
 
     ``quantity`` names a registered quantity ('truncated.mean' for eq (6),
-    'bit.mean' for eq (7), 'truncated.mean.lower' for eq (9), ...); it fixes
+    'bit.mean' for eq (7), 'truncated.mean.lower' for eq (9),
+    'truncated-gaussian.var', 'clamped-geometric.mean.upper', ...); it fixes
     the symbols and the domain even when comparing two pasted formulas.
+    ``notation`` maps the reviewer's LaTeX symbols to the parameters
+    ({'\\theta': 's', 'b': 'lam'} or the string '\\theta=s,b=lam';
+    :mod:`dpcheck.formula.notation`); findings are then printed in them.
     """
     start = time.perf_counter()
     q = get_quantity(quantity)
+    if not q.legacy or notation is not None:
+        return _check_general(q, latex, against_latex, notation, start)
     parsed = parse_latex(latex)
     against = parse_latex(against_latex) if against_latex is not None else None
     if against is None:
@@ -530,14 +824,150 @@ def check_formula(quantity: str, latex: str, against_latex: str | None = None) -
     )
 
 
+def _general_zero_test(base: str, used: list[str]) -> Callable[[sp.Expr], bool]:
+    """Step 1 of the general route: Liu's rational reduction for the Laplace base, then
+    :func:`dpcheck.symbolic.atoms.is_zero`; ``used`` records which one reached 0."""
+
+    def test(diff: sp.Expr) -> bool:
+        if base == "laplace" and _exactly_zero(diff):
+            used.append("rational form in t0, t1, e^-t0, e^-t1")
+            return True
+        if _atoms_zero(diff):
+            used.append(
+                "rational function of the parameters and the atoms exp(.), erf(.), alpha^(.):"
+                " dpcheck.symbolic.atoms.is_zero"
+            )
+            return True
+        return False
+
+    return test
+
+
+def _names(symbols: Iterable[sp.Symbol], latex_names: Mapping[sp.Basic, str]) -> str:
+    return ", ".join(latex_names.get(x, str(x)) for x in symbols)
+
+
+def _general_eval_command(q: Quantity, point: Point, in_b: bool) -> str:
+    """``dpcheck eval`` printing the derived value at the witness (one-sided: c1=inf or
+    c0=-inf; the geometric scale as alpha= or scale=)."""
+    bounding, base = parts(q.mechanism)
+    args = [f"s={point[s]}"]
+    if bounding != "none":
+        args.append("c0=-inf" if q.sides == "upper" else f"c0={point[c0]}")
+        args.append("c1=inf" if q.sides == "lower" else f"c1={point[c1]}")
+    key = {"laplace": lam, "gaussian": sigma, "geometric": scale if in_b else alpha}[base]
+    args.append(f"{nt.WORDS[key]}={point[key]}")
+    return f"dpcheck eval {q.mechanism}.{q.quantity} {' '.join(args)} --dps 30"
+
+
+def _check_general(
+    q: Quantity,
+    latex: str,
+    against_latex: str | None,
+    notation: Mapping[str, str] | str | None,
+    start: float,
+) -> FormulaCheck:
+    """check_formula for every ``<mechanism>.<quantity>`` (module doc, last paragraph)."""
+    nota = nt.build(q.mechanism, notation)
+    fresh: dict[str, sp.Symbol] = {}
+    parsed = parse_latex(latex, nota.table, fresh)
+    against = parse_latex(against_latex, nota.table, fresh) if against_latex is not None else None
+    _, base = parts(q.mechanism)
+    written = [parsed.expr] + ([against.expr] if against is not None else [])
+    # a geometric formula written in b (α = e^{-1/b}) is compared in b throughout
+    in_b = base == "geometric" and any(scale in e.free_symbols for e in written)
+    to_b = {alpha: sp.exp(-1 / scale)} if in_b else {}
+    formula = parsed.expr.xreplace(to_b) if in_b else parsed.expr
+    if against is None:
+        reference, ref_name = derived(q.name), f"derived {q.name}"
+        names = ("formula", "derived")
+    else:
+        reference, ref_name = against.expr, "the --against-latex formula"
+        names = ("formula", "against")
+    if in_b:
+        reference = reference.xreplace(to_b)
+    params = tuple(scale if (in_b and x == alpha) else x for x in q.symbols)
+    all_params = nt.parameter_symbols(q.mechanism)
+    stray = list(fresh.values())
+    latex_names: dict[sp.Basic, str] = {x: nota.name(x) for x in all_params}
+    latex_names.update({x: name for name, x in fresh.items()})
+    shown = {x: nt.display_symbol(name) for x, name in latex_names.items()}
+    free = formula.free_symbols | reference.free_symbols
+    extra = sorted(free - set(params) - set(stray), key=str)
+    notes = []
+    if extra:
+        notes.append(
+            f"the formula uses {_names(extra, latex_names)}, which {q.name} does not depend on;"
+            " compared as a function of all its symbols (equal only if they drop out)"
+        )
+    if stray:
+        notes.append(
+            f"{_names(stray, latex_names)}: neither in the notation nor a parameter of"
+            f" {q.mechanism} ({_names(all_params, latex_names)}); treated as unknown real"
+            " numbers that the points give values to (equal only if they drop out)"
+        )
+    if in_b:
+        notes.append(
+            f"compared in {latex_names[scale]} (the scale; {latex_names[alpha]} ="
+            f" e^(-1/{latex_names[scale]}))"
+        )
+    used: list[str] = []
+    route = _Route(
+        lambda: with_stray(mechanism_domain_points(base, in_b), stray),
+        zero_test=_general_zero_test(base, used),
+        guard=power_too_large,
+        exact_method="exact symbolic reduction of the difference to 0",
+    )
+    outcome = _compare(formula, reference, names, notes, route)
+    if outcome.verdict == "equal" and used:
+        outcome.method = f"{outcome.method} ({used[-1]})"
+    witness = outcome.witness
+    if witness is not None and outcome.point is not None:
+        raw = outcome.point
+        diff_symbols = (formula - reference).free_symbols
+        order = [*params, *extra, *stray]
+        witness["point"] = {
+            latex_names[x]: str(raw[x])
+            for x in order
+            if x in raw and (x in params or x in diff_symbols)
+        }
+        if against is None:
+            witness["reproduce"] = _general_eval_command(q, raw, in_b)
+    return FormulaCheck(
+        quantity=q.name,
+        verdict=outcome.verdict,
+        method=outcome.method,
+        formula=parsed,
+        reference_name=ref_name,
+        reference=reference,
+        domain=domain_text(q.mechanism, q.sides, nota),
+        against=against,
+        witness=witness,
+        points_checked=outcome.points,
+        notes=notes,
+        seconds=time.perf_counter() - start,
+        description=q.description,
+        notation=dict(nota.given),
+        display=shown,
+    )
+
+
 __all__ = [
+    "LIU_REGISTRY",
     "REGISTRY",
     "FormulaCheck",
     "Quantity",
     "check_formula",
     "derived",
     "domain_points",
+    "domain_text",
+    "gaussian_points",
+    "geometric_points",
     "get_quantity",
+    "known_names",
+    "mechanism_domain_points",
     "numerical_evidence",
+    "power_too_large",
     "random_points",
+    "with_stray",
 ]

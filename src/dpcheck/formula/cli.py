@@ -1,4 +1,9 @@
-r"""``dpcheck check-formula QUANTITY 'LATEX' [--json] [--against-latex 'LATEX2']``.
+r"""``dpcheck check-formula QUANTITY 'LATEX' [--against 'LATEX2'] [--notation MAP] [--json]``.
+
+QUANTITY is Liu's ``truncated.mean`` ... or any ``<mechanism>.<quantity>[.lower|.upper]``
+(issue 18); ``--notation '\theta=s,b=lam,l=c0,u=c1'`` reads the formula in the
+reviewer's own symbols (:mod:`dpcheck.formula.notation`) and prints the findings
+in them.  ``--against-latex`` is the older spelling of ``--against``.
 
 Thin, like the rest of the CLI (DESIGN layer 7): parses the arguments, calls
 :func:`dpcheck.formula.check.check_formula`, prints.  Exit code 0 for both
@@ -13,9 +18,12 @@ import argparse
 import json
 from typing import Any
 
-from dpcheck.formula.check import REGISTRY, FormulaCheck, check_formula
+from dpcheck.formula.check import FormulaCheck, check_formula, known_names
 
-HELP = "compare a pasted LaTeX formula with a derived quantity (Liu 2019, eqs (6)-(10), App. B)"
+HELP = (
+    "compare a pasted LaTeX formula with a derived quantity of any mechanism"
+    " (Liu 2019, eqs (6)-(10), App. B; truncated-gaussian.var, clamped-geometric.mean, ...)"
+)
 EXIT = {"equal": 0, "differs": 0, "undecided": 1}
 
 
@@ -24,14 +32,23 @@ def add_parser(sub: Any) -> None:
     p = sub.add_parser(
         "check-formula",
         help=HELP,
-        description=HELP + ". Known quantities: " + ", ".join(REGISTRY) + ".",
+        description=HELP + ". Known quantities: " + known_names() + ".",
     )
-    p.add_argument("quantity", help="e.g. truncated.mean (eq (6)), bit.mean.lower (eq (9))")
+    p.add_argument(
+        "quantity",
+        help="e.g. truncated.mean (eq (6)), bit.mean.lower (eq (9)), truncated-gaussian.var",
+    )
     p.add_argument("latex", help=r"the formula, e.g. '\mu_{2}=s+\frac{\lambda}{2}[...]'")
     p.add_argument(
+        "--against",
         "--against-latex",
         dest="against_latex",
         help="compare with this second formula instead of the derived quantity",
+    )
+    p.add_argument(
+        "--notation",
+        help=r"the formula's symbols for the parameters, e.g. '\theta=s,b=lam,l=c0,u=c1'"
+        " (parameters: s, c0, c1, and lam, sigma, alpha, b or scale by the base)",
     )
     p.add_argument("--json", action="store_true", help="print the answer as JSON")
     p.set_defaults(func=run)
@@ -39,7 +56,7 @@ def add_parser(sub: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Check the formula and print the answer; the exit code (0 equal/differs, 1 undecided)."""
-    result = check_formula(args.quantity, args.latex, args.against_latex)
+    result = check_formula(args.quantity, args.latex, args.against_latex, args.notation)
     if args.json:
         print(json.dumps(result.to_dict(), indent=2))
     else:
@@ -53,6 +70,10 @@ def summary(result: FormulaCheck) -> str:
     label = f"{d['formula']['lhs']} = " if d["formula"]["lhs"] else ""
     lines = [
         f"{result.quantity}: {result.verdict.upper()}  (compared with {d['reference']['name']})",
+    ]
+    if result.notation:
+        lines.append("notation:  " + ", ".join(f"{k} = {v}" for k, v in result.notation.items()))
+    lines += [
         f"formula:   {label}{d['formula']['expr']}",
         f"  LaTeX:   {d['formula']['latex']}",
     ]

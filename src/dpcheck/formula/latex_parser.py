@@ -23,7 +23,9 @@ and their ``l/r/m`` forms are dropped in front of a delimiter)::
     power    := primary ['^' script]
     primary  := number | symbol | group | \frac A B | \tfrac | \dfrac | \cfrac
               | \sqrt[n] A | \exp ARG | \log ARG | \ln ARG | \boxed{expr}
-              | \mathrm{e}
+              | \mathrm{e} | \pi | ERF ARG | \Phi ARG | \phi ARG | \varphi ARG
+    ERF      := \erf | \erfc | \mathrm{erf} | \operatorname{erf} | \text{erf}
+              | \mbox{erf} | \textrm{erf} (and the same with erfc)
     group    := '(' expr ')' | '[' expr ']' | '{' expr '}' | '\{' expr '\}'
     ARG      := group | power          -- \exp(x), \exp\left(x\right), \exp{x},
                                        -- \exp x^2 = exp(x^2)
@@ -33,11 +35,19 @@ and their ``l/r/m`` forms are dropped in front of a delimiter)::
     sub      := '{' letters/digits '}' | one letter/digit  -- c_0 = c_{0}
     number   := digits ['.' digits] | '.' digits      -- decimals are exact: 0.5 = 1/2
 
+Built-in names, used unless the notation maps the same name to a symbol:
+``\pi`` (the constant), ``\Phi(u)`` = (1 + erf(u/√2))/2 (the standard normal
+CDF), ``\phi(u)`` = ``\varphi(u)`` = exp(-u²/2)/√(2π) (its density), erf and
+erfc (the Gaussian quantities of issue 18).  With ``fresh`` (a dict) a symbol
+that the notation does not know becomes a new real symbol recorded there
+instead of an error: :func:`dpcheck.formula.check.check_formula` then
+compares the formula as a function of it too.
+
 The optional ``label`` (the left-hand side of a single ``=``) is reported,
 not used; it may only hold letters, digits, ``_``, ``^``, ``*``, ``'``,
 ``,``, brackets, ``\mu \sigma \lambda`` and ``\mbox{..} \mathrm{..}
-\text{..} \operatorname{..}`` with letters, digits and spaces inside
-(``\mu_{1}=``, ``\mbox{MSE}=``, ``\mbox{E}(s^{*2})=``).  ``*`` is not
+\text{..} \operatorname{..} \mathbb{..}`` with letters, digits and spaces inside
+(``\mu_{1}=``, ``\mbox{MSE}=``, ``\mbox{E}(s^{*2})=``, ``\mathbb{E}[Y]=``).  ``*`` is not
 multiplication in LaTeX and is rejected on the right-hand side.
 
 Limits against resource exhaustion: at most 5000 characters, 30 digits per
@@ -105,8 +115,14 @@ _SIZING = frozenset(
     for size in ("left", "right", "big", "Big", "bigg", "Bigg")
     for side in (("",) if size in ("left", "right") else ("", "l", "r", "m"))
 )
-_TEXT = frozenset({"mbox", "mathrm", "text", "textrm", "operatorname"})
-_FUNCTIONS = {"exp": sp.exp, "log": sp.log, "ln": sp.log}
+_TEXT = frozenset({"mbox", "mathrm", "text", "textrm", "operatorname", "mathbb"})
+_FUNCTIONS = {"exp": sp.exp, "log": sp.log, "ln": sp.log, "erf": sp.erf, "erfc": sp.erfc}
+#: Greek letters that are built-in functions (\Phi, \phi, \varphi) or constants (\pi)
+#: unless the notation maps them to a symbol
+_GREEK_FUNCTIONS = frozenset({"Phi", "phi", "varphi"})
+_GREEK_CONSTANTS = {"pi": sp.pi}
+#: text commands whose argument may name a function (\mathrm{erf}, \operatorname{erfc})
+_TEXT_FUNCTIONS = frozenset({"erf", "erfc"})
 _FRACS = frozenset({"frac", "tfrac", "dfrac", "cfrac"})
 _OPERATORS = frozenset({"cdot", "times", "div"})
 _OTHER = frozenset({"sqrt", "boxed"})
@@ -114,8 +130,8 @@ _DELIMS = {"{": "\\{", "}": "\\}", "lbrace": "\\{", "rbrace": "\\}"}
 _CLOSES = {")": "(", "]": "[", "}": "{", "\\}": "\\{"}
 _SINGLE = frozenset("+-*/^_=,'")
 _SUPPORTED = (
-    "\\frac \\tfrac \\dfrac \\sqrt \\exp \\log \\ln \\cdot \\times \\left \\right "
-    "\\big \\boxed \\mathrm{e}, Greek letters, spacing"
+    "\\frac \\tfrac \\dfrac \\sqrt \\exp \\log \\ln \\erf \\erfc \\Phi \\phi \\cdot "
+    "\\times \\left \\right \\big \\boxed \\mathrm{e} \\mathrm{erf}, Greek letters, spacing"
 )
 _LABEL_COMMANDS = frozenset({"\\mu", "\\sigma", "\\lambda"})
 _LABEL_OPS = frozenset("_^*,'")
@@ -337,12 +353,49 @@ def _known(notation: Mapping[str, sp.Expr]) -> str:
 class _Parser:
     """Recursive descent over the tokens of one right-hand side (grammar in the module doc)."""
 
-    def __init__(self, tokens: list[Token], notation: Mapping[str, sp.Expr], source: str) -> None:
+    def __init__(
+        self,
+        tokens: list[Token],
+        notation: Mapping[str, sp.Expr],
+        source: str,
+        fresh: dict[str, sp.Symbol] | None = None,
+    ) -> None:
         self.toks = tokens
         self.k = 0
         self.notation = notation
         self.src = source
         self.depth = 0
+        self.fresh = fresh
+
+    def lookup(self, name: str, tok: Token) -> sp.Expr:
+        """The notation's value of ``name``; a built-in constant (\\pi); a fresh symbol
+        (when allowed); InputError otherwise."""
+        if name in self.notation:
+            return self.notation[name]
+        if name.startswith("\\") and name[1:] in _GREEK_CONSTANTS:
+            return _GREEK_CONSTANTS[name[1:]]
+        if self.fresh is not None:
+            if name not in self.fresh:
+                self.fresh[name] = sp.Dummy(name.lstrip("\\"), real=True)
+            return self.fresh[name]
+        raise InputError(
+            f"unknown symbol {_show(name)} at position {tok.pos} (known: {_known(self.notation)})"
+        )
+
+    def builtin_function(self, tok: Token | None) -> str | None:
+        """The function ``tok`` names (exp, log, ln, erf, erfc, Phi, phi), or None."""
+        if tok is None:
+            return None
+        if tok.kind == "text" and tok.text.startswith("\\"):
+            word = tok.value.strip()
+            return word if word in _TEXT_FUNCTIONS else None
+        if tok.kind != "cmd":
+            return None
+        if tok.value in _FUNCTIONS:
+            return tok.value
+        if tok.value in _GREEK_FUNCTIONS and tok.text not in self.notation:
+            return "phi" if tok.value == "varphi" else tok.value
+        return None
 
     # -- helpers ----------------------------------------------------------
     def peek(self) -> Token | None:
@@ -422,7 +475,8 @@ class _Parser:
         tok = self.peek()
         if not _starts_primary(tok):
             raise self.fail("an operand")
-        if tok.kind in ("num", "letter", "text") or tok.value in _GREEK:
+        leaf = tok.kind in ("num", "letter", "text") or tok.value in _GREEK
+        if leaf and self.builtin_function(tok) is None:
             return self._primary(tok)  # a leaf: no nesting
         self.depth += 1
         if self.depth > MAX_DEPTH:
@@ -435,6 +489,9 @@ class _Parser:
     def _primary(self, tok: Token) -> sp.Expr:
         if tok.kind == "num":
             return _number(self.take().text)
+        if self.builtin_function(tok) is not None:
+            self.take()
+            return self.function(tok)
         if tok.kind == "letter" or (tok.kind == "cmd" and tok.value in _GREEK):
             return self.symbol()
         if tok.kind == "open":
@@ -470,12 +527,7 @@ class _Parser:
         name = tok.text
         if self.is_op("_"):
             name += "_" + self.subscript(tok)
-        if name not in self.notation:
-            raise InputError(
-                f"unknown symbol {_show(name)} at position {tok.pos} "
-                f"(known: {_known(self.notation)})"
-            )
-        return self.notation[name]
+        return self.lookup(name, tok)
 
     def subscript(self, base: Token) -> str:
         self.take()
@@ -502,16 +554,16 @@ class _Parser:
             return self.group()
         if tok is not None and tok.kind == "num":
             return _number(self._first_digit().text)
+        if self.builtin_function(tok) is not None:
+            raise InputError(
+                f"{_show(tok.text)} at position {tok.pos} needs its argument: put it in braces"
+                f" ({what})"
+            )
         if tok is not None and (
             tok.kind == "letter" or (tok.kind == "cmd" and tok.value in _GREEK)
         ):
             self.take()
-            if tok.text not in self.notation:
-                raise InputError(
-                    f"unknown symbol {_show(tok.text)} at position {tok.pos} "
-                    f"(known: {_known(self.notation)})"
-                )
-            return self.notation[tok.text]
+            return self.lookup(tok.text, tok)
         raise self.fail(f"{what}: '{{...}}' or a single character")
 
     def _first_digit(self) -> Token:
@@ -549,6 +601,7 @@ class _Parser:
         return _power(radicand, sp.Rational(1, index), tok.pos)
 
     def function(self, tok: Token) -> sp.Expr:
+        name = self.builtin_function(tok)
         nxt = self.peek()
         if nxt is not None and nxt.kind == "open":
             arg = self.group()
@@ -556,11 +609,15 @@ class _Parser:
             arg = self.power()
         else:
             raise self.fail(f"the argument of {tok.text} at position {tok.pos}")
-        if tok.value == "log" and arg.is_zero:
+        if name in ("log", "ln") and arg.is_zero:
             raise InputError(f"log of 0 at position {tok.pos}")
-        if tok.value == "exp":
+        if name == "exp":
             return _power(sp.E, arg, tok.pos)
-        return _FUNCTIONS[tok.value](arg)
+        if name == "Phi":
+            return normal_cdf(arg)
+        if name == "phi":
+            return normal_pdf(arg)
+        return _FUNCTIONS[name](arg)
 
     def text(self) -> sp.Expr:
         tok = self.take()
@@ -576,6 +633,21 @@ class _Parser:
             where = "" if tok is None else f" at position {tok.pos}"
             raise InputError(f"division by zero{where}")
         return sp.Mul(num, sp.Pow(den, sp.Integer(-1)))
+
+
+def normal_cdf(u: sp.Expr) -> sp.Expr:
+    """Φ(u) = (1 + erf(u/√2))/2, the standard normal CDF (built from constructors)."""
+    return sp.Mul(sp.Rational(1, 2), sp.Add(sp.Integer(1), sp.erf(sp.Mul(u, _SQRT2_INV))))
+
+
+def normal_pdf(u: sp.Expr) -> sp.Expr:
+    """φ(u) = exp(-u²/2)/√(2π), the standard normal density (bounded by 1/√(2π) for real
+    u, so no size check is needed)."""
+    exponent = sp.Mul(sp.Rational(-1, 2), sp.Pow(u, sp.Integer(2)))
+    return sp.Mul(sp.exp(exponent), sp.Pow(sp.Mul(2, sp.pi), sp.Rational(-1, 2)))
+
+
+_SQRT2_INV = sp.Pow(sp.Integer(2), sp.Rational(-1, 2))
 
 
 def _number(text: str) -> sp.Rational:
@@ -679,12 +751,19 @@ def _check_label(tokens: list[Token], eq: Token) -> None:
         raise InputError(f"unbalanced brackets in the left-hand side before position {eq.pos}")
 
 
-def parse_latex(text: str, notation: Mapping[str, sp.Expr] = LIU2019) -> ParsedFormula:
+def parse_latex(
+    text: str,
+    notation: Mapping[str, sp.Expr] = LIU2019,
+    fresh: dict[str, sp.Symbol] | None = None,
+) -> ParsedFormula:
     """Parse one pasted formula (e.g. eq (6) of Liu 2019 as printed) into SymPy.
 
     ``notation`` maps the names the formula may use ('s', 'c_0', '\\lambda',
-    ...) to SymPy expressions; anything else is an unknown symbol.  A single
-    ``=`` splits off a label that is returned as ``lhs`` and otherwise ignored.
+    ...) to SymPy expressions; anything else is an unknown symbol (an
+    InputError), or, when ``fresh`` is a dict, a new real symbol (a
+    :class:`sympy.Dummy`, never equal to a parameter) recorded in ``fresh``
+    under its LaTeX name.  A single ``=`` splits off a label that is
+    returned as ``lhs`` and otherwise ignored.
     """
     if not isinstance(text, str):
         raise InputError(f"the formula must be a string, not {type(text).__name__}")
@@ -711,7 +790,7 @@ def parse_latex(text: str, notation: Mapping[str, sp.Expr] = LIU2019) -> ParsedF
         tokens = tokens[cut + 1 :]
         if not tokens:
             raise InputError(f"empty formula after '=' at position {eq.pos}")
-    expr = _Parser(tokens, notation, text).parse()
+    expr = _Parser(tokens, notation, text, fresh).parse()
     if expr.has(sp.zoo, sp.nan, sp.oo, -sp.oo):
         raise InputError(f"the formula is undefined (it evaluates to {expr})")
     return ParsedFormula(expr=expr, lhs=lhs, source=text)
@@ -719,6 +798,8 @@ def parse_latex(text: str, notation: Mapping[str, sp.Expr] = LIU2019) -> ParsedF
 
 __all__ = [
     "LIU2019",
+    "normal_cdf",
+    "normal_pdf",
     "MAX_DEPTH",
     "MAX_LENGTH",
     "ParsedFormula",

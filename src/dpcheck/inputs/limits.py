@@ -36,6 +36,7 @@ CEILINGS: dict[str, Ceiling] = {
     c.key: c
     for c in (
         Ceiling("eval", "--dps", 10_000, "digits; the working precision grows with the scale"),
+        Ceiling("eval", "--dps (quantile)", 1_000, "digits; about 3.4 CDF evaluations per digit"),
         Ceiling("privacy", "--dps", 1_000, "digits of the arb-certified loss"),
         Ceiling("audit", "--samples", 10**9, "draws per side, drawn in blocks: about 30 min"),
         Ceiling("simulate", "--reps", 100_000, "repetitions per cell: about 200 MB, 20 min"),

@@ -63,7 +63,10 @@ def gamma_p(m: int, x: Floats, e: Floats | None = None) -> Floats:
         return gamma_p(m, x, None if e is None else np.atleast_1d(e))[0]
     if e is None:
         e = _exp_minus(x)
-    poly = 1.0 + x if m == 2 else 1.0 + x * (1.0 + 0.5 * x)
+    # x capped at 750 in the polynomial: (1 + x + x²/2)e^{-x} < 1e-298 there (and
+    # e is capped at e^{-700}); uncapped, x > 1e154 overflowed to P3 = -inf (λ/R < 1e-154)
+    xp = np.minimum(x, 750.0)
+    poly = 1.0 + xp if m == 2 else 1.0 + xp * (1.0 + 0.5 * xp)
     poly *= e
     out = 1.0 - poly
     where = np.flatnonzero(x < SERIES_BELOW)

@@ -86,7 +86,18 @@ def _moment(params: Params, quantity: str, dps: int) -> mpmath.mpf:
     if liu is not None and quantity != "normaliser":
         return mp.evaluate(f"{LIU_NAMES[params.mechanism]}.{quantity}", liu, dps)
     f = compiled(params.mechanism, quantity, params.sides, params.alpha is not None)
-    return mp.adaptive(f, _args(params), dps, what=f"{params.mechanism}.{quantity}")
+    power = {"normaliser": 0, "mean": 1, "bias": 1}.get(quantity, 2)
+    return mp.adaptive_relative(
+        f, _args(params), dps, _magnitude(params, power), what=f"{params.mechanism}.{quantity}"
+    )
+
+
+def _magnitude(params: Params, power: int) -> mpmath.mpf:
+    """(max of 1, |s|, |c0|, |c1|, θ)^power: the size of the terms a quantity is made of."""
+    values = [params.s, params.c0, params.c1, params.scale]
+    with mpmath.workdps(30):
+        biggest = max([mpmath.mpf(1)] + [abs(mp._mpf(v)) for v in values if v is not None])
+        return biggest**power
 
 
 def cdf_at(params: Params, y: Fraction, dps: int) -> mpmath.mpf:
@@ -100,8 +111,9 @@ def cdf_at(params: Params, y: Fraction, dps: int) -> mpmath.mpf:
         y = Fraction(int(y // 1))  # P(Y <= y) = P(Y <= floor(y)) on the integers
     branch = "cdf:below" if y < params.s else "cdf:above"
     f = compiled(params.mechanism, branch, params.sides, params.alpha is not None)
-    value = mp.adaptive(f, _args(params, y), dps, what=f"{params.mechanism}.cdf")
-    return value
+    return mp.adaptive_relative(
+        f, _args(params, y), dps, mpmath.mpf(1), what=f"{params.mechanism}.cdf"
+    )
 
 
 def quantile_at(params: Params, p: Fraction, dps: int) -> mpmath.mpf:
@@ -111,7 +123,8 @@ def quantile_at(params: Params, p: Fraction, dps: int) -> mpmath.mpf:
     lo = params.c0 if params.c0 is not None else None
     hi = params.c1 if params.c1 is not None else None
     step = max(theta, Fraction(1))
-    p = mpmath.mpf(p.numerator) / p.denominator  # type: ignore[assignment]
+    with mpmath.workdps(dps + 20):
+        p = mpmath.mpf(p.numerator) / p.denominator  # type: ignore[assignment]
     if lo is None:
         lo = params.s - step
         while cdf_at(params, lo, 15) >= p:
@@ -124,7 +137,8 @@ def quantile_at(params: Params, p: Fraction, dps: int) -> mpmath.mpf:
             step *= 2
             hi = params.s + step
     if cdf_at(params, lo, dps + 5) >= p:
-        return mpmath.mpf(lo.numerator) / lo.denominator
+        with mpmath.workdps(dps + 5):
+            return mpmath.mpf(lo.numerator) / lo.denominator
     if base == "geometric":
         a, b = int(lo), int(hi)  # F(a) < p <= F(b)
         while b - a > 1:
@@ -142,7 +156,8 @@ def quantile_at(params: Params, p: Fraction, dps: int) -> mpmath.mpf:
             b = mid
         else:
             a = mid
-    return mpmath.mpf(b.numerator) / b.denominator
+    with mpmath.workdps(dps + 5):
+        return mpmath.mpf(b.numerator) / b.denominator
 
 
 def _round(q: Fraction, slack: Fraction) -> Fraction:
@@ -165,6 +180,9 @@ def evaluate(name: str, values: Params | dict[str, object], dps: int = 50) -> mp
         return cdf_at(params, params.y, dps)
     if quantity == "quantile":
         assert params.p is not None
+        from dpcheck.inputs import limits
+
+        dps = limits.count("eval", "--dps (quantile)", dps, 1)
         return quantile_at(params, params.p, dps)
     return _moment(params, quantity, dps)
 

@@ -84,7 +84,8 @@ def _bound(name: str, value: object) -> Fraction | None:
     return parse_number(name, value)
 
 
-def _allowed(bounding: str, base: str) -> tuple[str, ...]:
+def allowed(bounding: str, base: str) -> tuple[str, ...]:
+    """The parameter names a mechanism takes (scale spellings included)."""
     keys = ["s"]
     if bounding != "none":
         keys += ["c0", "c1"]
@@ -102,22 +103,22 @@ def parse(mechanism: str, values: Mapping[str, object], quantity: str = "") -> P
     ``quantity`` 'cdf' requires y, 'quantile' requires p; others take neither.
     """
     bounding, base = parts(mechanism)
-    allowed = [*_allowed(bounding, base)]
+    names = [*allowed(bounding, base)]
     extra = {"cdf": "y", "quantile": "p"}.get(quantity)
     if extra:
-        allowed.append(extra)
-    unknown = [k for k in values if k not in allowed]
+        names.append(extra)
+    unknown = [k for k in values if k not in names]
     if unknown:
         raise InputError(
             f"unknown parameter {shown(unknown[0])} for {mechanism}"
-            f"{'.' + quantity if quantity else ''} (expected {', '.join(allowed)})"
+            f"{'.' + quantity if quantity else ''} (expected {', '.join(names)})"
         )
     needed = ["s"] + (["c0", "c1"] if bounding != "none" else []) + ([extra] if extra else [])
     for key in needed:
         if key not in values:
             raise InputError(
                 f"missing parameter {key!r} for {mechanism} (need {', '.join(needed)}"
-                f" and a scale: {_scale_words(base)})"
+                f" and a scale: {scale_words(base)})"
             )
     s = parse_number("s", values["s"])
     c0 = c1 = None
@@ -153,7 +154,8 @@ def _show(value: Fraction | None, infinite: str) -> str:
     return infinite if value is None else short(value)
 
 
-def _scale_words(base: str) -> str:
+def scale_words(base: str) -> str:
+    """How the scale of a base may be given, for messages."""
     own = BASES[base]
     words = {
         "laplace": "lam (or scale, or epsilon and sensitivity)",
@@ -171,7 +173,7 @@ def _scale(base: str, values: Mapping[str, object]) -> tuple[Fraction | None, Fr
         raise InputError("sensitivity needs epsilon too (λ = sensitivity/epsilon)")
     if len(given) != 1:
         if not given:
-            raise InputError(f"missing scale: give {_scale_words(base)}")
+            raise InputError(f"missing scale: give {scale_words(base)}")
         raise InputError(f"give one scale, not {' and '.join(given)}")
     key = given[0]
     if key == "epsilon":
@@ -194,4 +196,4 @@ def _scale(base: str, values: Mapping[str, object]) -> tuple[Fraction | None, Fr
     return value, None
 
 
-__all__ = ["INFINITE", "Params", "parse"]
+__all__ = ["INFINITE", "Params", "allowed", "parse", "scale_words"]

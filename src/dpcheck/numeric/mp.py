@@ -92,6 +92,55 @@ def adaptive(
     raise ArithmeticError(f"{what} did not converge")  # pragma: no cover
 
 
+def adaptive_relative(
+    f: Callable[..., mpmath.mpf],
+    args: tuple[Fraction | mpmath.mpf, ...],
+    dps: int,
+    magnitude: mpmath.mpf,
+    what: str = "value",
+) -> mpmath.mpf:
+    """``f(*args)`` to ``dps`` significant digits, agreement being *relative* only.
+
+    The route of every mechanism of the algebra (:mod:`dpcheck.numeric.mechanism_mp`).
+    Unlike :func:`adaptive` (kept for Liu's two Laplace forms, whose values it
+    reproduces), no absolute floor lets two precisions "agree" on noise: a
+    value far below the size of its terms (a clamped Gaussian's variance at
+    σ = 1e-100, about σ², from terms of order R²) needs the working
+    precision to be raised until it is resolved.  w starts at dps + 20 +
+    :func:`cancellation_digits` and doubles while the results at w and 2w
+    differ relatively by more than 10^-dps (or either is an exact zero,
+    which absorption can fake) up to w = 16·(dps + 20) + the cancellation
+    digits; a value still unresolved there is below 10^-(w/2)·``magnitude``
+    at both precisions and is returned as 0 -- exact zeros (the bias at the
+    midpoint) end there too.
+    """
+    start = dps + 20 + cancellation_digits(args)
+    cap = 16 * (dps + 20) + cancellation_digits(args)
+    work = start
+    a = b = mpmath.mpf(0)
+    while True:
+        try:
+            with mpmath.workdps(work):
+                a = f(*(_mpf(v) for v in args))
+            with mpmath.workdps(2 * work):
+                b = f(*(_mpf(v) for v in args))
+        except ZeroDivisionError:
+            if work >= cap:
+                raise ArithmeticError(f"{what}: division by zero at {work} digits") from None
+            work *= 2
+            continue
+        with mpmath.workdps(dps + 5):
+            if a != 0 and b != 0 and abs(a - b) <= mpmath.mpf(10) ** (-dps) * abs(b):
+                return +b
+        if work >= cap:
+            with mpmath.workdps(dps + 5):
+                floor = mpmath.mpf(10) ** (-(work // 2)) * max(abs(magnitude), 1)
+                if abs(a) <= floor and abs(b) <= floor:
+                    return mpmath.mpf(0)
+            raise ArithmeticError(f"{what} did not converge")  # pragma: no cover
+        work *= 2
+
+
 def _order(x: Fraction | mpmath.mpf) -> float:
     """log10 |x| (x != 0), without converting a huge Fraction to a float."""
     with mpmath.workdps(15):

@@ -117,7 +117,12 @@ def resolve(name: object) -> tuple[str, str]:
             " (e.g. truncated-gaussian.mean)"
         )
     mechanism, _, quantity = name.partition(".")
-    key = canonical_mechanism(mechanism)
+    try:
+        key = canonical_mechanism(mechanism)
+    except InputError as exc:
+        from dpcheck.inputs.numbers import shown
+
+        raise InputError(f"unknown quantity {shown(name)}: {exc}") from None
     if quantity not in GENERAL_QUANTITIES:
         from dpcheck.inputs.numbers import shown
 

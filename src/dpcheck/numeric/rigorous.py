@@ -3,7 +3,9 @@
 Used wherever a verdict depends on a sign or on two numbers being different:
 a counterexample found in floating point is confirmed here, where every
 result is an interval guaranteed to contain the exact value (DESIGN.md,
-"Honest verdicts").  Inputs are exact rationals.
+"Honest verdicts").  Inputs are exact rationals.  erf and erfc (the Gaussian
+quantities of issue 18) are enclosed by arb's own functions; anything without
+an enclosure raises :class:`NotRigorous`.
 """
 
 from __future__ import annotations
@@ -65,7 +67,13 @@ def _walk(e: sp.Basic, env: Mapping[sp.Symbol, Number]) -> flint.arb:
         base = _walk(e.base, env)
         if e.exp.is_Integer:
             k = int(e.exp)
+            if base.contains(0):  # arb's own power is nan on such a ball
+                return _power_by_products(base, k)
             return base**k if k >= 0 else 1 / base ** (-k)
+        if e.exp == sp.S.Half:  # sqrt: a tighter ball than the general power
+            return base.sqrt()
+        if e.exp == -sp.S.Half:
+            return 1 / base.sqrt()
         return base ** _walk(e.exp, env)
     if isinstance(e, sp.exp):
         return args[0].exp()
@@ -73,6 +81,10 @@ def _walk(e: sp.Basic, env: Mapping[sp.Symbol, Number]) -> flint.arb:
         return args[0].log()
     if isinstance(e, sp.Abs):
         return abs(args[0])
+    if isinstance(e, sp.erf):  # the Gaussian quantities (issue 18): arb's own erf/erfc
+        return args[0].erf()
+    if isinstance(e, sp.erfc):
+        return args[0].erfc()
     if isinstance(e, sp.gamma):
         return args[0].gamma()
     if isinstance(e, sp.sign):
@@ -90,6 +102,22 @@ def _walk(e: sp.Basic, env: Mapping[sp.Symbol, Number]) -> flint.arb:
             out = out.max(a) if isinstance(e, sp.Max) else out.min(a)
         return out
     raise NotRigorous(f"cannot enclose {type(e).__name__}: {e}")
+
+
+def _power_by_products(base: flint.arb, k: int) -> flint.arb:
+    """base^k by repeated squaring (|base| for even k): a valid enclosure also when the
+    ball contains 0, where python-flint's ``arb ** int`` returns nan (a bias that is 0 at
+    the midpoint of [c0, c1] is such a ball, and its square must still be enclosed)."""
+    if k < 0:
+        return 1 / _power_by_products(base, -k)
+    factor = abs(base) if k % 2 == 0 else base
+    out = flint.arb(1)
+    while k:
+        if k & 1:
+            out *= factor
+        factor *= factor
+        k >>= 1
+    return out
 
 
 def sign(expr: sp.Expr, env: Mapping[sp.Symbol, Number], dps: int = 40) -> int | None:

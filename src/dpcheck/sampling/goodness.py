@@ -15,16 +15,43 @@ bounded by a stated ``alpha`` without any asymptotic approximation:
 
 The exact values come from :mod:`dpcheck.numeric.fast`, itself checked
 against 50-digit mpmath of the derived forms.
+
+:func:`check_law` works for every mechanism of the algebra (DESIGN.md,
+"Mechanisms"; exact values from :mod:`dpcheck.numeric.fast_mechanisms`).  Laws
+that are unbounded on a side (the bare bases, one-sided truncation or
+clamping) have no range bound for Bernstein, so their moment tests are
+medians of means (:func:`median_of_means_halfwidth`), which need only an upper
+bound on the variance:
+
+* the mean, with the exact variance;
+* the second moment about s, with Var((X-s)²) <= E(X-s)⁴ <= the base's own
+  E(X-s)⁴ (Laplace 24λ⁴, Gaussian 3σ⁴, two-sided geometric
+  2α(1 + 10α + α²)/(1 - α)⁴; :func:`base_fourth_moment`).  The second
+  inequality holds for every bounding of a base that is symmetric about s:
+  clamping and folding never move a point away from s (s lies in [c0, c1]),
+  and truncation to an interval containing s multiplies the density of
+  |X - s| at distance t by c(t)/(2N), c(t) = the number of the points s ± t
+  inside [c0, c1], which is non-increasing in t, so the truncated |X - s| is
+  smaller in likelihood ratio, hence stochastically, than the base's.
+
+For bounded laws the moment tests use whichever of Bernstein and the
+median of means has the smaller threshold (a choice made from n, the exact
+variance and the bounds only, never from the draws, so each test keeps its
+false-alarm bound).  The law is tested by DKW (point masses and the lattice
+laws of the geometric base included, :func:`ks_distance`), and every point
+mass -- at a finite bound of a clamped law, and at s and the finite bounds of
+a geometric law -- by an exact two-sided binomial test.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
 from numpy.typing import ArrayLike
+from scipy import special
 
 from dpcheck.errors import InputError
 from dpcheck.numeric import fast
@@ -51,6 +78,7 @@ def ks_distance(
     draws: ArrayLike,
     cdf: Callable[[np.ndarray], np.ndarray],
     atoms: Sequence[tuple[float, float]] = (),
+    left: Callable[[np.ndarray], np.ndarray] | None = None,
 ) -> float:
     """sup_y |F_n(y) - F(y)| over the jumps of both, point masses included.
 
@@ -58,7 +86,10 @@ def ks_distance(
     the (y, P(Y = y)) of the law.  Between consecutive jumps F_n is constant
     and F continuous and nondecreasing, so the sup is approached at the jumps:
     compare F_n(y) with F(y) and F_n(y-) with F(y-) = F(y) - P(Y = y) at every
-    distinct draw and every atom.
+    distinct draw and every atom.  For a law with atoms everywhere (a lattice
+    law), pass ``left`` (vectorised F(y-)) instead: between two consecutive
+    draws F_n is constant and F nondecreasing, so comparing F(y) and F(y-) at
+    the draws (and atoms) still attains the sup.
     """
     xs = np.sort(np.asarray(draws, dtype=np.float64).reshape(-1))
     n = xs.size
@@ -69,8 +100,11 @@ def ks_distance(
     below = np.searchsorted(xs, points, side="left") / n
     upto = np.searchsorted(xs, points, side="right") / n
     f_y = np.asarray(cdf(points), dtype=np.float64)
-    jump = np.array([atom_at.get(float(y), 0.0) for y in points]) if atom_at else 0.0
-    f_left = f_y - jump
+    if left is not None:
+        f_left = np.asarray(left(points), dtype=np.float64)
+    else:
+        jump = np.array([atom_at.get(float(y), 0.0) for y in points]) if atom_at else 0.0
+        f_left = f_y - jump
     return float(max(np.max(np.abs(upto - f_y)), np.max(np.abs(below - f_left))))
 
 
@@ -96,26 +130,22 @@ class Check:
         )
 
 
-def check_law(
-    draws: ArrayLike,
+def _check_liu(
+    x: np.ndarray,
     mechanism: str,
     s: float,
     c0: float,
     c1: float,
     lam: float,
-    alpha: float = 1e-6,
+    alpha: float,
 ) -> list[Check]:
-    """Test draws of ``mechanism`` at scalar (s, c0, c1, λ) against the exact law.
+    """Liu's two mechanisms at finite (s, c0, c1, λ): the original tests, unchanged.
 
     The tests together have false-alarm probability <= ``alpha`` (a union
     bound: alpha/4 each for mean, second moment and law; for BIT the law's
-    share is split with the two point masses).  Returns every check, passed
-    or not.
+    share is split with the two point masses).
     """
-    x = np.asarray(draws, dtype=np.float64).reshape(-1)
     n = x.size
-    if n == 0:
-        raise InputError("no draws to test (expected at least one)")
     width = c1 - c0
     mean, var, mse = (
         float(fast.evaluate(f"{mechanism}.{q}", s, c0, c1, lam)) for q in ("mean", "var", "mse")
@@ -174,6 +204,314 @@ def check_law(
     return checks
 
 
+def check_law(
+    draws: ArrayLike,
+    mechanism: str,
+    s: object = None,
+    c0: object = None,
+    c1: object = None,
+    lam: object = None,
+    alpha: float = 1e-6,
+    *,
+    params: Mapping[str, object] | None = None,
+    **more: object,
+) -> list[Check]:
+    """Test draws of ``mechanism`` (any name of the algebra) against its exact law.
+
+    ``check_law(draws, 'truncated', s, c0, c1, lam)`` and ``'bit'`` (Liu 2019,
+    Definition 2, finite bounds) run the original tests unchanged: Bernstein
+    on the mean and on the second moment about s, DKW on the law, exact
+    binomial tests on BIT's point masses, each at a share of ``alpha``.  Any
+    other mechanism, or a one-sided bound, takes its parameters by keyword as
+    in :mod:`dpcheck.numeric.mechanism_params`, e.g.
+    ``check_law(draws, 'truncated-gaussian', s=0.3, c0=0, c1=1, sigma=0.7)``;
+    the geometric base's α (which would clash with the false-alarm level
+    ``alpha``) is given as ``scale=`` or ``params={'alpha': ...}``.  The
+    tests are those of the module docstring (moment tests by Bernstein or a
+    median of means, DKW, binomial point-mass tests), each at alpha/K for K
+    tests, so that the family-wise false-alarm probability of a correct
+    sampler is <= ``alpha`` (union bound).  Returns every check, passed or not.
+    """
+    x = np.asarray(draws, dtype=np.float64).reshape(-1)
+    if x.size == 0:
+        raise InputError("no draws to test (expected at least one)")
+    liu = (
+        mechanism in ("truncated", "bit")
+        and params is None
+        and not more
+        and all(isinstance(v, (int, float, np.integer, np.floating)) for v in (s, c0, c1, lam))
+        and all(math.isfinite(float(v)) for v in (s, c0, c1, lam))  # type: ignore[arg-type]
+    )
+    if liu:
+        return _check_liu(x, mechanism, s, c0, c1, lam, alpha)  # type: ignore[arg-type]
+    values = {k: v for k, v in (("s", s), ("c0", c0), ("c1", c1), ("lam", lam)) if v is not None}
+    for source in (params or {}, more):
+        for key, value in source.items():
+            if key in values:
+                raise InputError(f"parameter {key!r} given twice")
+            values[key] = value
+    return _check_any(x, mechanism, values, alpha)
+
+
+def median_of_means_halfwidth(n: int, variance: float, alpha: float) -> tuple[float, int]:
+    """(t, K): P(|median of K block means - μ| > t) <= alpha for n iid draws with Var <= variance.
+
+    The first K·m draws (m = n // K, K odd) are cut into K blocks of m.  By
+    Chebyshev a block mean leaves [μ - t, μ + t] with probability at most
+    p = variance/(m t²); the median leaves it only if at least (K+1)/2 block
+    means do, which has probability at most P(Bin(K, p) >= (K+1)/2) (the
+    blocks are independent and the binomial tail increases with p).  For each
+    odd K the largest p with that tail <= alpha is found (scipy's
+    ``betaincinv``, P(Bin(K, p) >= j) = I_p(j, K - j + 1), then confirmed by
+    ``bdtrc`` with a relative margin of 1e-6), and the K with the smallest
+    t = sqrt(variance/(m p)) is returned.  K = 1 is Chebyshev's inequality
+    itself.  No moment beyond the variance is needed (the classical
+    median-of-means argument; Lugosi & Mendelson 2019, "Mean estimation and
+    regression under heavy-tailed distributions: a survey", §2).
+    """
+    if not 0.0 < alpha < 1.0:
+        raise InputError(f"alpha={alpha!r} must lie strictly between 0 and 1")
+    if n < 1:
+        raise InputError(f"n={n} must be at least 1")
+    if not variance > 0.0:
+        return 0.0, 1
+    k_int = np.arange(1, min(n, 4001) + 1, 2, dtype=np.int64)
+    ks = k_int.astype(np.float64)
+    j = (ks + 1.0) / 2.0
+    p = special.betaincinv(j, ks - j + 1.0, alpha)
+    for _ in range(60):  # shrink until the exact tail confirms it (rarely needed)
+        bad = ~(special.bdtrc(k_int // 2, k_int, p) <= alpha * (1.0 - 1e-6))
+        if not bad.any():
+            break
+        p = np.where(bad, p * (1.0 - 1e-6), p)
+    else:
+        p = np.where(bad, 0.0, p)
+    m = np.floor(n / ks)
+    with np.errstate(divide="ignore"):
+        widths = np.sqrt(variance / (m * p))
+    best = int(np.argmin(widths))
+    return float(widths[best]), int(ks[best])
+
+
+def median_of_means(values: np.ndarray, blocks: int) -> float:
+    """The median of the means of ``blocks`` consecutive blocks of len(values)//blocks values."""
+    m = values.size // blocks
+    return float(np.median(values[: m * blocks].reshape(blocks, m).mean(axis=1)))
+
+
+def base_fourth_moment(base: str, scale: float) -> float:
+    """E((X - s)/θ)⁴ of the base law about its centre s, in units of its scale θ.
+
+    Laplace: E(λE1 - λE2)⁴/λ⁴ = 24 (E|L|^k = k! for the standard Laplace);
+    Gaussian: 3; two-sided geometric with α = e^{-1/b}, θ = b:
+    E Z⁴ = 2α(1 + 10α + α²)/(1 - α)⁴ (from Σ m⁴ α^m = α(1 + 11α + 11α² + α³)/(1 - α)⁵),
+    divided by b⁴.  tests/test_sampling_mechanisms.py checks each against
+    mpmath quadrature / summation of the base law.
+    """
+    if base == "laplace":
+        return 24.0
+    if base == "gaussian":
+        return 3.0
+    a = math.exp(-1.0 / scale)
+    one_minus_b = -math.expm1(-1.0 / scale) * scale  # (1 - α)·b, in (0, 1]
+    return 2.0 * a * (1.0 + 10.0 * a + a * a) / one_minus_b**4
+
+
+class _Law:
+    """The exact quantities of one mechanism at scalar parameters (float64).
+
+    From :mod:`dpcheck.numeric.fast_mechanisms`: ``evaluate`` for the
+    moments, ``cdf``, ``point_masses`` and, for the geometric base, ``pmf``.
+    """
+
+    def __init__(self, name: str, values: Mapping[str, object]) -> None:
+        from dpcheck.numeric import mechanism_params
+        from dpcheck.numeric.names import BASES, parts
+
+        self.name = name
+        self.bounding, self.base = parts(name)
+        p = mechanism_params.parse(name, values)
+        self.s = float(p.s)
+        self.c0 = -math.inf if p.c0 is None else float(p.c0)
+        self.c1 = math.inf if p.c1 is None else float(p.c1)
+        kw: dict[str, float] = {"s": self.s}
+        if self.bounding != "none":
+            kw.update(c0=self.c0, c1=self.c1)
+        if p.alpha is not None:
+            kw["alpha"] = float(p.alpha)
+            self.scale = -1.0 / math.log(float(p.alpha))
+        else:
+            assert p.scale is not None
+            kw[BASES[self.base]] = float(p.scale)
+            self.scale = float(p.scale)
+        self.kw = kw
+
+    def standard_moment(self, quantity: str, unit: float) -> float:
+        """bias/unit, var/unit² or mse/unit², evaluated at the standardised parameters
+        ((s, c0, c1, θ) - s)/unit (location-scale equivariance), so that neither
+        underflows nor overflows at extreme scales.  The geometric base is only shifted
+        (its lattice must stay the integers): ``unit`` must then be 1."""
+        from dpcheck.numeric import fast_mechanisms
+        from dpcheck.numeric.names import BASES
+
+        if self.base == "geometric":
+            assert unit == 1.0
+            kw = dict(self.kw, s=0.0)
+            if self.bounding != "none":
+                kw.update(c0=self.c0 - self.s, c1=self.c1 - self.s)
+        else:
+            kw = {"s": 0.0, BASES[self.base]: self.scale / unit}
+            if self.bounding != "none":
+                kw.update(c0=(self.c0 - self.s) / unit, c1=(self.c1 - self.s) / unit)
+        return float(fast_mechanisms.evaluate(f"{self.name}.{quantity}", **kw))
+
+    def cdf(self, ys: np.ndarray) -> np.ndarray:
+        from dpcheck.numeric import fast_mechanisms
+
+        return np.asarray(fast_mechanisms.cdf(self.name, ys, **self.kw), dtype=np.float64)
+
+    def pmf(self, ks: np.ndarray) -> np.ndarray:
+        from dpcheck.numeric import fast_mechanisms
+
+        return np.asarray(fast_mechanisms.pmf(self.name, ks, **self.kw), dtype=np.float64)
+
+    def point_masses(self) -> tuple[float, float]:
+        from dpcheck.numeric import fast_mechanisms
+
+        p0, p1 = fast_mechanisms.point_masses(self.name, **self.kw)
+        return float(p0), float(p1)
+
+    def atoms(self) -> list[tuple[str, float, float]]:
+        """(label, y, P(Y = y)) of the point masses given a binomial test."""
+        out: list[tuple[str, float, float]] = []
+        if self.bounding == "clamped":
+            p0, p1 = self.point_masses()
+            out += [("c0", self.c0, p0)] if math.isfinite(self.c0) else []
+            out += [("c1", self.c1, p1)] if math.isfinite(self.c1) else []
+        if self.base == "geometric":
+            have = {y for _, y, _ in out}
+            for label, y in (("s", self.s), ("c0", self.c0), ("c1", self.c1)):
+                if math.isfinite(y) and y not in have:
+                    have.add(y)
+                    out.append((label, y, float(self.pmf(np.array([y]))[0])))
+        return out
+
+
+def binomial_p_value(k: int, n: int, p: float) -> float:
+    """2·min(P(K <= k), P(K >= k)) for K ~ Bin(n, p), capped at 1 (the exact two-sided test).
+
+    The tails are scipy's ``bdtr``/``bdtrc`` (the regularised incomplete beta
+    function, relative accuracy ~1e-13 even far in a tail), fast at any n;
+    :func:`dpcheck.sampling.binomial.two_sided_p_value` is the mpmath route.
+    """
+    lower = float(special.bdtr(k, n, p))
+    upper = 1.0 if k == 0 else float(special.bdtrc(k - 1, n, p))
+    return min(1.0, 2.0 * min(lower, upper))
+
+
+def _moment_check(
+    values: np.ndarray,
+    exact: float,
+    variance: float,
+    bound: float | None,
+    share: float,
+    what: str,
+    shown: Callable[[float], float],
+    unit: float,
+) -> Check:
+    """|estimate - exact| against the smaller of the Bernstein (when |value - exact| <= bound)
+    and median-of-means thresholds; both depend on n, variance and bound only.
+
+    ``values``, ``exact``, ``variance`` and ``bound`` are in units of ``unit`` (or its
+    square); ``shown`` maps an estimate back to the mechanism's own units for the detail.
+    """
+    n = values.size
+    t_mom, blocks = median_of_means_halfwidth(n, variance, share)
+    t_bern = bernstein_halfwidth(n, variance, bound, share) if bound is not None else math.inf
+    if t_bern <= t_mom:
+        estimate = float(values.mean())
+        how = f"Bernstein, variance <= {variance:.4g}, range {bound:.4g}"
+    else:
+        estimate = median_of_means(values, blocks)
+        how = f"median of {blocks} block means, variance <= {variance:.4g}"
+    return Check(
+        what,
+        abs(estimate - exact),
+        min(t_bern, t_mom),
+        share,
+        f"estimate {shown(estimate):.10g}, exact {shown(exact):.10g} ({how};"
+        f" statistic in units of {unit:.4g})",
+    )
+
+
+def _check_any(
+    x: np.ndarray, mechanism: str, values: Mapping[str, object], alpha: float
+) -> list[Check]:
+    """The general tests of :func:`check_law` (module docstring)."""
+    from dpcheck.numeric.names import canonical_mechanism
+
+    if isinstance(alpha, bool) or not isinstance(alpha, (int, float)) or not 0 < alpha < 1:
+        raise InputError(f"alpha={alpha!r} must lie strictly between 0 and 1 (a false-alarm level)")
+    name = canonical_mechanism(mechanism)
+    law = _Law(name, values)
+    n = x.size
+    bounded = math.isfinite(law.c0) and math.isfinite(law.c1)
+    # every moment in units of min(scale, R): no overflow or underflow at extreme scales
+    # (the geometric base in units of 1: its lattice is the integers)
+    unit = min(law.scale, law.c1 - law.c0) if bounded else law.scale
+    if law.base == "geometric":
+        unit = 1.0
+    bias, var, mse = (law.standard_moment(q, unit) for q in ("bias", "var", "mse"))
+    width = (law.c1 - law.c0) / unit if bounded else None
+    atoms = law.atoms()
+    share = alpha / (3 + len(atoms))
+    d = (x - law.s) / unit
+    checks = [_moment_check(d, bias, var, width, share, "mean", lambda b: law.s + b * unit, unit)]
+    ratio = law.scale / unit
+    fourth = base_fourth_moment(law.base, law.scale) * ratio**4 if ratio < 1e70 else math.inf
+    if width is not None:
+        fourth = min(fourth, width * width * mse)
+    checks.append(
+        _moment_check(
+            d * d,
+            mse,
+            fourth,
+            None if width is None else width * width,
+            share,
+            "second moment about s",
+            lambda m: m * unit * unit,
+            unit * unit,
+        )
+    )
+    if law.base == "geometric":
+        ks = ks_distance(x, law.cdf, left=lambda ys: law.cdf(ys) - law.pmf(ys))
+    else:
+        ks = ks_distance(x, law.cdf, [(y, p) for _, y, p in atoms])
+    checks.append(
+        Check(
+            "law (sup |F_n - F|)",
+            ks,
+            dkw_threshold(n, share),
+            share,
+            f"n = {n}, exact CDF of the {name} law (DKW with Massart's constant)",
+        )
+    )
+    for where, y, p in atoms:
+        count = int(np.count_nonzero(x == y))
+        p_value = binomial_p_value(count, n, min(max(p, 0.0), 1.0))
+        checks.append(
+            Check(
+                f"point mass at {where}",
+                0.0 - math.log(max(p_value, 1e-300)),
+                -math.log(share),
+                share,
+                f"{count}/{n} draws at {where} = {y:.10g}, exact mass {p:.6g},"
+                f" two-sided binomial p = {p_value:.3g}",
+            )
+        )
+    return checks
+
+
 def uniform_by_pit(
     draws: ArrayLike,
     mechanism: str,
@@ -202,9 +540,13 @@ def uniform_by_pit(
 
 __all__ = [
     "Check",
+    "base_fourth_moment",
     "bernstein_halfwidth",
+    "binomial_p_value",
     "check_law",
     "dkw_threshold",
     "ks_distance",
+    "median_of_means",
+    "median_of_means_halfwidth",
     "uniform_by_pit",
 ]

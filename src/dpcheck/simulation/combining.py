@@ -11,23 +11,19 @@ the partially-synthetic form of the rule (also Reiter 2003; summarised for DP
 synthesis in NASEM 2024, "A Roadmap for Disclosure Avoidance in the SIPP",
 Appendix B).  B = 0 gives nu = infinity (the normal quantile).
 
-The t quantile is a degree-24 Chebyshev fit of t_{1/u, 0.975} in u = 1/nu on
-[0, 1/(m-1)], fitted once to values computed with mpmath (the t CDF through the
-regularised incomplete beta function); the tests bound its error by 1e-12.
+The t quantile is scipy's ``special.stdtrit`` (the inverse of the t CDF, which
+gives the normal quantile at nu = infinity); :func:`t_quantile_exact` computes
+it independently with mpmath (the t CDF through the regularised incomplete beta
+function) and the tests bound the difference by 1e-12.
 """
 
 from __future__ import annotations
 
-from functools import lru_cache
-
 import mpmath
 import numpy as np
-from numpy.polynomial import chebyshev
+from scipy import special
 
 from dpcheck.numeric.arrays import Floats
-
-#: degree of the Chebyshev fit of t_{1/u} on u in [0, 1/nu_min]; nu >= m - 1 >= 1
-CHEBYSHEV_DEGREE = 24
 
 
 def t_quantile_exact(nu: float, level: float = 0.975, dps: int = 30) -> float:
@@ -47,21 +43,13 @@ def t_quantile_exact(nu: float, level: float = 0.975, dps: int = 30) -> float:
         return float(mpmath.findroot(upper_tail, start))
 
 
-@lru_cache(maxsize=8)
-def _chebyshev(u_max: float, level: float) -> Floats:
-    """Chebyshev coefficients of u -> t_{1/u, level} on [0, u_max] (x = 2u/u_max - 1)."""
-    k = np.arange(CHEBYSHEV_DEGREE + 1)
-    x = np.cos(np.pi * (k + 0.5) / (CHEBYSHEV_DEGREE + 1))
-    u = (x + 1) / 2 * u_max
-    t = np.array([t_quantile_exact(1 / v, level, dps=20) for v in u])
-    return chebyshev.chebfit(x, t, CHEBYSHEV_DEGREE)
-
-
 def t_quantile(nu: Floats, level: float = 0.975, nu_min: float = 1.0) -> Floats:
-    """t_{nu, level} elementwise for nu >= nu_min (inf allowed), from the Chebyshev fit."""
+    """t_{nu, level} elementwise for nu >= nu_min (inf allowed): scipy's ``stdtrit``.
+
+    ``nu_min`` is kept for the callers (it bounded the range of an earlier fit).
+    """
     nu = np.asarray(nu, dtype=float)
-    u = np.where(np.isinf(nu), 0.0, 1.0 / np.where(np.isinf(nu), 1.0, nu))
-    return chebyshev.chebval(2 * u * nu_min - 1, _chebyshev(1.0 / nu_min, level))
+    return special.stdtrit(nu, level)
 
 
 def combine(

@@ -153,6 +153,99 @@ def in_scale(expr: sp.Expr) -> sp.Expr:
     return expr.subs(alpha, sp.exp(-1 / scale))
 
 
+#: distances of s from the bounds, positive (integers on the lattice) while taking limits
+_d0, _d1 = sp.Symbol("d_0", positive=True), sp.Symbol("d_1", positive=True)
+_k0, _k1 = (sp.Symbol(n, integer=True, positive=True) for n in ("d_0", "d_1"))
+
+
+class LimitNotDerived(ArithmeticError):
+    """SymPy could not take a limit; the quantity is then evaluated, not limited."""
+
+
+def _distances(expr: sp.Expr, lattice: bool) -> sp.Expr:
+    d0, d1 = (_k0, _k1) if lattice else (_d0, _d1)
+    # every law is a location family (on the lattice, shifted by the integer s): the law
+    # of Y - s, and so bias, mse and the normaliser, depend on d0, d1 and the scale only,
+    # and s = 0 may be put in once c0, c1 are written through d0, d1
+    expr = expr.subs({c0: s - d0, c1: s + d1}).subs(s, 0)
+    expr = expr.replace(
+        lambda e: isinstance(e, (sp.erf, sp.erfc, sp.exp)),
+        lambda e: e.func(sp.expand(e.args[0])),
+    )
+    return sp.powsimp(expr, combine="exp")
+
+
+def _lattice_zero_limit(expr: sp.Expr) -> sp.Expr:
+    """lim_{α→0+} of a rational function of α and α^{d0}, α^{d1} (d0, d1 >= 1 integers):
+    every atom α^{d} tends to 0 with α, so the limit is the value at 0 when the
+    denominator does not vanish there."""
+    rational = atoms.reduce(expr).rational
+    num, den = sp.fraction(sp.together(rational))
+    zero = {sym: 0 for sym in rational.free_symbols if sym == alpha or sym.name.startswith("A_")}
+    at_den = sp.expand(den).subs(zero)
+    if at_den == 0:
+        raise LimitNotDerived(f"the denominator of {expr} vanishes at alpha = 0")
+    return sp.simplify(sp.expand(num).subs(zero) / at_den)
+
+
+def _limit(expr: sp.Expr, variable: sp.Symbol, point: sp.Expr, direction: str) -> sp.Expr:
+    """lim expr; for a sum SymPy cannot take at once, the sum of the terms' finite limits."""
+    try:
+        return sp.limit(expr, variable, point, direction)
+    except (NotImplementedError, ValueError):
+        if not isinstance(expr, sp.Add):
+            raise
+    parts_ = [sp.limit(term, variable, point, direction) for term in expr.args]
+    if any(p.has(sp.oo, -sp.oo, sp.zoo, sp.nan, sp.Limit) for p in parts_):
+        raise NotImplementedError("a term of the sum has no finite limit")
+    return sp.Add(*parts_)
+
+
+@cache
+def scale_limit(mechanism: str, name: str, to: str) -> sp.Expr:
+    """The limit of a quantity as the scale → 0+ (``to='zero'``) or → ∞ (``'infinity'``),
+    with c0 < s < c1 fixed (Liu 2019 §3.1 and Proposition 2 for the Laplace instances).
+
+    bias, mse and the normaliser depend only on the distances d0 = s - c0,
+    d1 = c1 - s (positive; integers for the geometric law, whose scale → 0, ∞
+    is α → 0+, 1-), every law being a location family; their
+    limits are taken by SymPy (Gruntz) and the others composed from them:
+    mean = s + bias, second moment = s² + 2s·bias + mse, var = mse - bias².
+    Raises :class:`LimitNotDerived` when SymPy cannot take a limit.
+    """
+    if to not in ("zero", "infinity"):
+        raise KeyError(to)
+    if name == "mean":
+        return sp.expand(s + scale_limit(mechanism, "bias", to))
+    if name == "second_moment":
+        bias, mse = scale_limit(mechanism, "bias", to), scale_limit(mechanism, "mse", to)
+        return sp.expand(s**2 + 2 * s * bias + mse)
+    if name == "var":
+        bias, mse = scale_limit(mechanism, "bias", to), scale_limit(mechanism, "mse", to)
+        return sp.factor(sp.expand(mse - bias**2))
+    bounding, base = parts(mechanism)
+    liu = LIU_NAMES.get(mechanism)
+    if liu is not None and name in ("bias", "mse"):
+        return lf.scale_limit(liu, name, to)  # Liu's normalised forms (§3.1)
+    lattice = base == "geometric"
+    expr = _distances(quantity(mechanism, name), lattice)
+    if lattice and to == "zero":
+        return _lattice_zero_limit(expr)
+    variable = SCALE_SYMBOLS[base]
+    if lattice:
+        point, direction = (0, "+") if to == "zero" else (1, "-")
+    else:
+        point, direction = (0, "+") if to == "zero" else (sp.oo, "-")
+    try:
+        value = _limit(expr, variable, point, direction)
+    except (NotImplementedError, ValueError) as exc:
+        raise LimitNotDerived(f"{mechanism}.{name} as the scale -> {to}: {exc!r}") from None
+    if value.has(sp.Limit) or value.has(sp.oo, -sp.oo, sp.zoo, sp.nan):
+        raise LimitNotDerived(f"{mechanism}.{name} as the scale -> {to}: {value}")
+    d0, d1 = (_k0, _k1) if lattice else (_d0, _d1)
+    return sp.factor(sp.simplify(value.subs({d0: s - c0, d1: c1 - s})))
+
+
 # ---------------------------------------------------------------------------
 # distribution functions
 # ---------------------------------------------------------------------------
@@ -243,5 +336,7 @@ __all__ = [
     "moment",
     "quantity",
     "raw",
+    "scale_limit",
+    "LimitNotDerived",
     "y",
 ]
