@@ -21,7 +21,6 @@ from __future__ import annotations
 import argparse
 import math
 import sys
-import time
 from pathlib import Path
 
 try:
@@ -34,15 +33,13 @@ import numpy as np
 from dpcheck.numeric.names import BASES, MECHANISM_NAMES, parts
 from dpcheck.sampling import mechanisms
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from bench_samplers import rate as _rate  # noqa: E402  (the one timing helper of bench/)
+
 
 def rate(fn, n: int, repeats: int = 5) -> float:
-    """Draws per second, best of ``repeats``."""
-    best = float("inf")
-    for _ in range(repeats):
-        start = time.perf_counter()
-        fn()
-        best = min(best, time.perf_counter() - start)
-    return n / best
+    """Draws per second, best of ``repeats`` (:func:`bench_samplers.rate`)."""
+    return _rate(fn, n, repeats)
 
 
 def numpy_rates(rng: np.random.Generator, s, scale: float, size, n: int) -> dict[str, float]:

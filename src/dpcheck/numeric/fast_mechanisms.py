@@ -110,6 +110,20 @@ class _Args:
 # ---------------------------------------------------------------------------
 
 
+def _float_array(name: str, value: ArrayLike) -> Floats:
+    """A number or array of numbers as float64 (no strings, no bools); checks of values
+    are the callers'."""
+    if isinstance(value, (str, bytes)):
+        raise InputError(f"{name}={shown(value)} is not a number (expected a float or an array)")
+    try:
+        arr = np.asarray(value)
+    except (TypeError, ValueError):
+        raise InputError(f"{name}={shown(value)} is not a number or an array of numbers") from None
+    if arr.dtype == bool or arr.dtype.kind not in "iuf":
+        raise InputError(f"{name}={shown(value)} is not a number or an array of numbers")
+    return arr.astype(np.float64, copy=False)
+
+
 def _bound(name: str, value: ArrayLike) -> Floats:
     """c0 (``-inf`` allowed) or c1 (``inf`` allowed) as float64; NaN and the wrong infinity
     are errors."""
@@ -123,15 +137,7 @@ def _bound(name: str, value: ArrayLike) -> Floats:
         "-oo",
     ):
         value = float(value.strip().lower().replace("oo", "inf"))
-    if isinstance(value, (str, bytes)):
-        raise InputError(f"{name}={shown(value)} is not a number (expected a float or an array)")
-    try:
-        arr = np.asarray(value)
-    except (TypeError, ValueError):
-        raise InputError(f"{name}={shown(value)} is not a number or an array of numbers") from None
-    if arr.dtype == bool or arr.dtype.kind not in "iuf":
-        raise InputError(f"{name}={shown(value)} is not a number or an array of numbers")
-    arr = arr.astype(np.float64, copy=False)
+    arr = _float_array(name, value)
     allowed = -np.inf if name == "c0" else np.inf
     bad = np.isnan(arr) | (np.isinf(arr) & (arr != allowed))
     if bad.any():
@@ -142,15 +148,7 @@ def _bound(name: str, value: ArrayLike) -> Floats:
 
 def _point(name: str, value: ArrayLike) -> Floats:
     """y for the CDF: any float, ±inf allowed, NaN not."""
-    if isinstance(value, (str, bytes)):
-        raise InputError(f"{name}={shown(value)} is not a number (expected a float or an array)")
-    try:
-        arr = np.asarray(value)
-    except (TypeError, ValueError):
-        raise InputError(f"{name}={shown(value)} is not a number or an array of numbers") from None
-    if arr.dtype == bool or arr.dtype.kind not in "iuf":
-        raise InputError(f"{name}={shown(value)} is not a number or an array of numbers")
-    arr = arr.astype(np.float64, copy=False)
+    arr = _float_array(name, value)
     bad = np.isnan(arr)
     if bad.any():
         raise InputError(f"{name}={_first(arr, bad)} is not a number")

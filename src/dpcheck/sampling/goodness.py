@@ -190,18 +190,22 @@ def _check_liu(
     for where, (y, p) in zip(("c0", "c1"), atoms, strict=False):
         count = int(np.count_nonzero(x == y))
         p_value = two_sided_p_value(count, n, p)
-        # statistic log(1/p) passes while p >= share
-        checks.append(
-            Check(
-                f"point mass at {where}",
-                0.0 - math.log(max(p_value, 1e-300)),
-                -math.log(share),
-                share,
-                f"{count}/{n} draws at {where}, exact mass {p:.6g}, two-sided binomial p = "
-                f"{p_value:.3g}",
-            )
-        )
+        checks.append(_point_mass_check(where, where, count, n, p, p_value, share))
     return checks
+
+
+def _point_mass_check(
+    where: str, at: str, count: int, n: int, p: float, p_value: float, share: float
+) -> Check:
+    """The exact binomial test of one point mass: the statistic log(1/p-value) passes while
+    the p-value is >= share."""
+    return Check(
+        f"point mass at {where}",
+        0.0 - math.log(max(p_value, 1e-300)),
+        -math.log(share),
+        share,
+        f"{count}/{n} draws at {at}, exact mass {p:.6g}, two-sided binomial p = {p_value:.3g}",
+    )
 
 
 def check_law(
@@ -499,16 +503,7 @@ def _check_any(
     for where, y, p in atoms:
         count = int(np.count_nonzero(x == y))
         p_value = binomial_p_value(count, n, min(max(p, 0.0), 1.0))
-        checks.append(
-            Check(
-                f"point mass at {where}",
-                0.0 - math.log(max(p_value, 1e-300)),
-                -math.log(share),
-                share,
-                f"{count}/{n} draws at {where} = {y:.10g}, exact mass {p:.6g},"
-                f" two-sided binomial p = {p_value:.3g}",
-            )
-        )
+        checks.append(_point_mass_check(where, f"{where} = {y:.10g}", count, n, p, p_value, share))
     return checks
 
 
