@@ -123,7 +123,7 @@ def geometric_expectation(
     """E g(Y) for the two-sided geometric base, α = e^{-1/scale}, by summation.
 
     Finite runs are summed term by term; an infinite tail is summed term by
-    term until the terms are below 10^-(dps+10) of the running total (at most
+    term until pmf(k)·(1+|k|)² is below 10^-(dps+10) of the running total (at most
     10^6 terms; the tests keep the scale small enough).
     """
     with mpmath.workdps(dps):
@@ -138,7 +138,10 @@ def geometric_expectation(
             for _ in range(10**6):
                 term = h(mpf(k)) * pmf(k)
                 total += term
-                small = abs(term) < mpf(10) ** (-dps - 10) * max(abs(total), mpf(10) ** -dps)
+                # the test is on pmf(k)·(1+|k|)², not on the term: h(k) = k is 0 at
+                # k = 0, and a zero term must not end the tail (moments have degree <= 2)
+                bound = pmf(k) * (1 + abs(k)) ** 2
+                small = bound < mpf(10) ** (-dps - 10) * max(abs(total), mpf(10) ** -dps)
                 if small and abs(k - s) > 10:
                     return total
                 k += step

@@ -150,6 +150,12 @@ def test_geometric_hypothesis(mechanism, name, b, c0, width, data) -> None:
         _agree(mechanism, name, s, c0, c0 + width, b)
 
 
+def test_geometric_tail_past_zero() -> None:
+    """Found by hypothesis: the reference's tail used to stop at the zero term k = 0."""
+    _agree("geometric", "mean", 11, None, None, F(11, 50))
+    _agree("geometric", "second_moment", 11, None, None, F(11, 50))
+
+
 # ---------------------------------------------------------------------------- CDF, quantile
 
 
