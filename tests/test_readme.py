@@ -159,18 +159,21 @@ def test_the_committed_kill_rates_meet_the_target():
         assert d["unread transcriptions"] == 0
 
 
-def test_the_worked_example_runs_and_matches_the_readme():
-    """The README's worked example (issue 18) is the file docs/examples/truncated_gaussian.py,
-    run here exactly as the README shows it, and its printed output is the README's."""
+@pytest.mark.parametrize("example", ["truncated_gaussian.py", "privacy_profile.py"])
+def test_the_worked_example_runs_and_matches_the_readme(example):
+    """The README's worked examples (issues 18, 19) are files in docs/examples/, run here
+    exactly as the README shows them, and their printed output is the README's."""
     import subprocess
     import sys
 
-    path = ROOT / "docs" / "examples" / "truncated_gaussian.py"
+    path = ROOT / "docs" / "examples" / example
     run = subprocess.run(
         [sys.executable, str(path)], capture_output=True, text=True, timeout=600, check=False
     )
     assert run.returncode == 0, run.stderr
     text = (ROOT / "README.md").read_text(encoding="utf-8")
-    (body,) = [b for kind, docs, b in readme.blocks(text) if kind == "example"]
+    (body,) = [
+        b for kind, docs, b in readme.blocks(text) if kind == "example" and docs.endswith(example)
+    ]
     assert path.read_text(encoding="utf-8").rstrip() in body
     assert run.stdout.rstrip() in body

@@ -140,6 +140,14 @@ def _privacy(args: argparse.Namespace) -> int:
     from dpcheck.numeric import privacy
     from dpcheck.numeric.params import parse_number
 
+    if args.mechanism not in ("truncated", "bit") or args.delta is not None:
+        from dpcheck import privacy_cli
+
+        return privacy_cli.run(args)
+    for key in ("epsilon", "lower", "upper"):
+        if getattr(args, key) is None:
+            raise InputError(f"{args.mechanism} (Liu 2019, Def. 2) needs --{key}")
+
     setting = privacy.Setting.parse(args.epsilon, args.sensitivity, args.lower, args.upper)
     scale = None if args.scale is None else parse_number("scale", args.scale)
     dps = limits.count("privacy", "--dps", args.dps, 1)
@@ -510,13 +518,12 @@ def build_parser() -> argparse.ArgumentParser:
     e.set_defaults(func=_eval)
 
     pr = sub.add_parser(
-        "privacy", help="exact worst-case privacy loss and calibrated scale (Liu 2019, Def. 2)"
+        "privacy",
+        help="privacy of any mechanism: pure epsilon, delta(epsilon), epsilon(delta), calibration",
     )
-    _setting_arguments(pr)
-    pr.add_argument("--dps", default="30", help="significant digits (default 30, at most 1000)")
-    pr.add_argument("--brute-force", action="store_true", help="also search a (s, s', y) grid")
-    pr.add_argument("--plot", help="write loss and calibrated scale against R/delta1 (png/pdf)")
-    pr.add_argument("--json", action="store_true")
+    from dpcheck import privacy_cli
+
+    privacy_cli.add_arguments(pr)
     pr.set_defaults(func=_privacy)
 
     au = sub.add_parser(
@@ -600,7 +607,24 @@ def build_parser() -> argparse.ArgumentParser:
     except ImportError:  # pragma: no cover - the module itself imports diffprivlib lazily
         pass
     dl.set_defaults(func=_compare)
+    for name, module, text in (
+        ("dp-accounting", "dp_accounting_compare", "Google dp_accounting 0.6 PLDs (issue 19)"),
+        ("opendp", "opendp_compare", "OpenDP 0.16 privacy maps (issue 19)"),
+    ):
+        peer = peers.add_parser(name, help=f"{text} (pip install 'dpcheck[peers]')")
+        _peer_module(module).add_arguments(peer)
+        peer.set_defaults(func=_peer_run(module))
     return parser
+
+
+def _peer_module(name: str):  # type: ignore[no-untyped-def]
+    import importlib
+
+    return importlib.import_module(f"dpcheck.peers.{name}")
+
+
+def _peer_run(name: str) -> Callable[[argparse.Namespace], int]:
+    return lambda args: int(_peer_module(name).run(args))
 
 
 def main(argv: list[str] | None = None) -> int:
