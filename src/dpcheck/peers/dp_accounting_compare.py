@@ -47,6 +47,7 @@ import mpmath
 import numpy as np
 
 from dpcheck.errors import InputError
+from dpcheck.peers import randomized_response
 
 #: a peer value below the exact lower value by more than this (relative) is a finding
 RTOL = Fraction(1, 10**12)
@@ -106,43 +107,14 @@ def keep_probability(noise_parameter: Fraction, num_buckets: int = 2) -> Fractio
     return 1 - noise_parameter + noise_parameter / num_buckets
 
 
-def _rr_laws(keep: Fraction) -> tuple[dict[int, Fraction], dict[int, Fraction]]:
-    """The output laws on {0, 1} of inputs 0 and 1 (exact)."""
-    return {0: keep, 1: 1 - keep}, {0: 1 - keep, 1: keep}
-
-
-def _events() -> list[frozenset[int]]:
-    return [frozenset(), frozenset({0}), frozenset({1}), frozenset({0, 1})]
-
-
 def rr_delta(keep: Fraction, eps: Fraction) -> mpmath.mpf:
-    """δ(ε) = max over both directions and the 4 events E of {0, 1} of P(E) - e^ε Q(E)
-    (the hockey-stick divergence, Dwork and Roth 2014, Def. 2.4), masses exact."""
-    p, q = _rr_laws(keep)
-    e = mpmath.exp(mpmath.mpf(eps.numerator) / eps.denominator)
-    best = mpmath.mpf(0)
-    for a, b in ((p, q), (q, p)):
-        for ev in _events():
-            pa, qb = sum((a[o] for o in ev), Fraction(0)), sum((b[o] for o in ev), Fraction(0))
-            best = max(best, mpmath.mpf(pa.numerator) / pa.denominator - e * qb)
-    return best
+    """δ(ε) of randomized response (:func:`dpcheck.peers.randomized_response.delta`)."""
+    return randomized_response.delta(keep, eps)
 
 
 def rr_epsilon(keep: Fraction, delta: Fraction) -> mpmath.mpf:
-    """ε(δ) = min{ε >= 0: P(E) - e^ε Q(E) <= δ for every E and direction}
-    = max(0, max over E with P(E) > δ of log((P(E) - δ)/Q(E))), +∞ when Q(E) = 0 < P(E) - δ."""
-    p, q = _rr_laws(keep)
-    best = mpmath.mpf(0)
-    for a, b in ((p, q), (q, p)):
-        for ev in _events():
-            pa, qb = sum((a[o] for o in ev), Fraction(0)), sum((b[o] for o in ev), Fraction(0))
-            if pa <= delta:
-                continue
-            if qb == 0:
-                return mpmath.inf
-            r = (pa - delta) / qb
-            best = max(best, mpmath.log(mpmath.mpf(r.numerator) / r.denominator))
-    return best
+    """ε(δ) of randomized response (:func:`dpcheck.peers.randomized_response.epsilon`)."""
+    return randomized_response.epsilon(keep, delta)
 
 
 # ---------------------------------------------------------------------------- rows

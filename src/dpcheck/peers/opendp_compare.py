@@ -36,7 +36,6 @@ import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from itertools import chain, combinations
 from types import ModuleType
 
 import mpmath
@@ -44,6 +43,7 @@ from mpmath import mpf
 
 from dpcheck.errors import InputError
 from dpcheck.numeric import profile as P
+from dpcheck.peers import randomized_response
 
 #: a claim below the exact value by more than this (relative) is a finding
 RTOL = mpf("1e-12")
@@ -241,44 +241,15 @@ def gaussian_row(scale: float, delta: float, claim: float | None = None) -> Row:
 # ------------------------------------------------------------------- randomized response
 
 
-def _events(outputs: Sequence[bool]) -> list[tuple[bool, ...]]:
-    return [tuple(e) for e in chain.from_iterable(combinations(outputs, k) for k in range(3))]
-
-
-def rr_laws(p: Fraction) -> dict[bool, dict[bool, Fraction]]:
-    """The output law of randomized response for each input bit: keep it with
-    probability p, flip it with 1 - p (Warner 1965)."""
-    return {b: {b: p, not b: 1 - p} for b in (True, False)}
-
-
 def rr_exact(p: Fraction) -> tuple[Fraction | None, object]:
-    """The pure ε of randomized response as exp(ε) = sup_E P_b(E)/P_b'(E) over the four
-    events E of {True, False} and both ordered input pairs (b, b'), a Fraction (None
-    when some event has P_b'(E) = 0 < P_b(E): ε infinite), and δ(ε) as a function:
-    sup_E P_b(E) - e^ε P_b'(E) over the same events (at least 0: E empty)."""
-    law = rr_laws(p)
-    pairs = [(law[True], law[False]), (law[False], law[True])]
-    ratio: Fraction | None = Fraction(1)
-    for a, b in pairs:
-        for e in _events([True, False]):
-            pa, pb = sum((a[y] for y in e), Fraction(0)), sum((b[y] for y in e), Fraction(0))
-            if pb == 0:
-                if pa > 0:
-                    ratio = None
-                continue
-            if ratio is not None and pa / pb > ratio:
-                ratio = pa / pb
+    """The pure ε of randomized response (keep probability p) as exp(ε) = sup_E P(E)/Q(E),
+    a Fraction (None when infinite), and δ(ε) as a function, both from the exact two-point
+    laws (:mod:`dpcheck.peers.randomized_response`)."""
 
     def delta(eps: mpf) -> mpf:
-        best = mpf(0)
-        for a, b in pairs:
-            for e in _events([True, False]):
-                pa = _exact_mpf(sum((a[y] for y in e), Fraction(0)))
-                pb = _exact_mpf(sum((b[y] for y in e), Fraction(0)))
-                best = max(best, pa - mpmath.exp(eps) * pb)
-        return best
+        return randomized_response.delta(p, eps)
 
-    return ratio, delta
+    return randomized_response.pure_ratio(p), delta
 
 
 def rr_row(prob: float, claim: float | None = None) -> Row:
