@@ -96,9 +96,16 @@ def privacy_loss(
 
 def round_up(value: mpf | Fraction, digits: int) -> Fraction:
     """The smallest decimal with ``digits`` significant digits that is >= ``value`` (> 0)."""
-    if isinstance(value, mpf):
-        man, exp = int(value.man), int(value.exp)
-        value = Fraction(man) * Fraction(2) ** exp
+    return round_to(value, digits, up=True)
+
+
+def round_to(value: mpf | float | Fraction, digits: int, up: bool) -> Fraction:
+    """``value`` (> 0) rounded up (or down) to a decimal with ``digits`` significant digits,
+    exactly (mpf and float values are read as the exact binary numbers they are)."""
+    if isinstance(value, float):
+        value = Fraction(value)  # exact
+    elif isinstance(value, mpf):  # exact too: no rounding to the working precision
+        value = Fraction(int(value.man)) * Fraction(2) ** int(value.exp)
     if value <= 0:
         raise ValueError(f"round_up needs a positive value, got {value}")
     e = len(str(value.numerator // value.denominator)) - 1 if value >= 1 else 0
@@ -107,7 +114,7 @@ def round_up(value: mpf | Fraction, digits: int) -> Fraction:
         while value * Fraction(10) ** (-e) < 1:
             e -= 1
     unit = Fraction(10) ** (e - digits + 1)
-    return -((-value) // unit) * unit
+    return (-((-value) // unit) if up else value // unit) * unit
 
 
 def decimal(value: Fraction, digits: int) -> str:

@@ -465,27 +465,14 @@ def _mirror_event(nb: Neighbours, t: Fraction, mirrored: bool) -> str:
     return f"Y >= {float(t):.12g}" if mirrored else f"Y <= {float(t):.12g}"
 
 
-def _exact(value: mpmath.mpf | float | Fraction) -> Fraction:
-    if isinstance(value, Fraction):
-        return value
-    v = mpmath.mpf(value)
-    man, exp = int(v.man), int(v.exp)
-    return Fraction(man) * Fraction(2) ** exp
-
-
 def _round(value: mpmath.mpf | float | Fraction, digits: int, up: bool) -> str:
-    """``value`` (>= 0) rounded up (or down) to ``digits`` significant digits, exactly."""
-    from dpcheck.numeric.privacy import decimal
+    """``value`` (>= 0) rounded up (or down) to ``digits`` significant digits, exactly
+    (:func:`dpcheck.numeric.privacy.round_to`), as text."""
+    from dpcheck.numeric.privacy import decimal, round_to
 
-    v = _exact(value)
-    if v <= 0:
+    if value <= 0:
         return "0"
-    e = len(str(v.numerator // v.denominator)) - 1 if v >= 1 else -1
-    while v < 1 and v * Fraction(10) ** (-e) < 1:
-        e -= 1
-    unit = Fraction(10) ** (e - digits + 1)
-    q = -((-v) // unit) if up else v // unit
-    return decimal(q * unit, digits)
+    return decimal(round_to(value, digits, up), digits)
 
 
 def _round_up(value: mpmath.mpf | float | Fraction, digits: int = DIGITS) -> str:
