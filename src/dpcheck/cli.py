@@ -648,8 +648,10 @@ def run() -> None:
     """The ``dpcheck`` console script: :func:`main`, then exit with its code.
 
     Once the verb is over SIGINT is ignored, so that an interrupt during the
-    interpreter's exit cannot turn a finished run into a death by signal.
+    interpreter's exit cannot turn a finished run into a death by signal, and an
+    interrupt swallowed by a destructor at any time prints no traceback.
     """
+    interrupts.silence_swallowed()
     try:
         code = main()
         interrupts.ignore()

@@ -3,15 +3,22 @@
 :func:`install` replaces Python's SIGINT handler by one that also records the
 interrupt, so an interrupt that Python swallows (raised inside a destructor or
 a callback: "Exception ignored in ...") is still seen: the CLI then exits 130
-and :mod:`dpcheck.outputs.atomic` refuses to commit.  :func:`deferred` holds
+and :mod:`dpcheck.outputs.atomic` refuses to commit.  Such a swallowed
+interrupt prints no traceback: :func:`install` also replaces
+``sys.unraisablehook`` by one that stays silent about ``KeyboardInterrupt`` and
+delivers the interrupt again to the main thread, so the run stops promptly
+instead of finishing its work only to discard it.  :func:`deferred` holds
 SIGINT back while output files are renamed into place or cleaned up, so a run
 commits all of its files or none.
 """
 
 from __future__ import annotations
 
+import _thread
 import signal
+import sys
 import threading
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from types import FrameType
@@ -24,6 +31,39 @@ def _on_sigint(signum: int, frame: FrameType | None) -> None:
     raise KeyboardInterrupt
 
 
+def _on_unraisable(unraisable: sys.UnraisableHookArgs) -> None:
+    """Silence an interrupt Python swallowed, and deliver it again; pass on the rest."""
+    if unraisable.exc_type is not None and issubclass(unraisable.exc_type, KeyboardInterrupt):
+        _state["interrupted"] = True
+        if signal.getsignal(signal.SIGINT) is _on_sigint:
+            _redeliver_later()
+        return
+    sys.__unraisablehook__(unraisable)
+
+
+def _redeliver_later(delay: float = 0.05) -> None:
+    """SIGINT to the main thread again once this hook has returned.
+
+    Delivered from inside the hook, the handler would raise in the hook itself;
+    a short-lived thread delivers it ``delay`` seconds later instead.
+    """
+
+    def deliver() -> None:
+        time.sleep(delay)
+        if signal.getsignal(signal.SIGINT) is _on_sigint:
+            _thread.interrupt_main(signal.SIGINT)
+
+    try:
+        threading.Thread(target=deliver, name="dpcheck-sigint", daemon=True).start()
+    except RuntimeError:  # interpreter shutting down: the recorded flag is enough
+        pass
+
+
+def silence_swallowed() -> None:
+    """From now on, an interrupt swallowed by a destructor or callback prints nothing."""
+    sys.unraisablehook = _on_unraisable
+
+
 def _main_thread() -> bool:
     return threading.current_thread() is threading.main_thread()
 
@@ -31,18 +71,23 @@ def _main_thread() -> bool:
 def install() -> object:
     """Record every SIGINT (main thread only; elsewhere Python's handler stays).
 
-    Returns the handler it replaced, for :func:`restore`.
+    Returns the handlers it replaced (SIGINT's and ``sys.unraisablehook``), for
+    :func:`restore`.
     """
     _state["interrupted"] = False
     if not _main_thread():
         return None
-    return signal.signal(signal.SIGINT, _on_sigint)
+    hook = sys.unraisablehook
+    sys.unraisablehook = _on_unraisable
+    return signal.signal(signal.SIGINT, _on_sigint), hook
 
 
 def restore(previous: object) -> None:
-    """Put back the handler :func:`install` replaced."""
+    """Put back the handlers :func:`install` replaced."""
     if previous is not None and _main_thread():
-        signal.signal(signal.SIGINT, previous)  # type: ignore[arg-type]
+        handler, hook = previous  # type: ignore[misc]
+        signal.signal(signal.SIGINT, handler)
+        sys.unraisablehook = hook
 
 
 def ignore() -> None:
@@ -69,4 +114,4 @@ def deferred() -> Iterator[None]:
             signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
 
 
-__all__ = ["deferred", "ignore", "install", "interrupted", "restore"]
+__all__ = ["deferred", "ignore", "install", "interrupted", "restore", "silence_swallowed"]
