@@ -10,6 +10,9 @@ answers everything from the one law of :mod:`dpcheck.symbolic.mechanisms`:
 mpf('0.46831944780693049169954131915799...')
 >>> m.quantity("var")                               # the SymPy derivation
 >>> m.sample(rng, 1000, s=0.3, c0=0, c1=1, sigma=0.7)   # numpy draws
+>>> m.delta(1, sensitivity=0.5, lower=0, upper=1, scale=0.7)   # δ(ε), the worst pair
+>>> m.calibrate(1, 1e-6, sensitivity=0.5, lower=0, upper=1)     # the smallest σ
+>>> mechanism("laplace").to_dp_accounting(sensitivity=1, scale=1)  # a PLD to compose
 
 Parameters are those of :mod:`dpcheck.numeric.mechanism_params` (s, c0, c1, and
 lam / sigma / scale / alpha / epsilon+sensitivity; a bound may be ``math.inf``).
@@ -127,6 +130,86 @@ class Mechanism:
         from dpcheck.sampling import mechanisms as sampling
 
         return sampling.sample(self.name, rng, size, **values)
+
+    # -- privacy (issue 19; dpcheck.numeric.profile) ------------------------
+    # Privacy parameters are decimals in the user's mind: a float is read by its shortest
+    # repr (1e-06 is 10^-6, 0.1 is 1/10), as the CLI reads its arguments.
+    def neighbours(
+        self, *, sensitivity: object, lower: object = None, upper: object = None,
+        scale: object = None,
+    ) -> Any:
+        """Validated :class:`dpcheck.numeric.profile.Neighbours`: inputs s, s' in
+        [lower, upper] with |s - s'| <= sensitivity; ``scale`` is the base's own (λ, σ, or
+        b with α = e^{-1/b})."""
+        from dpcheck.numeric import profile
+
+        return profile.neighbours(
+            self.name, _decimal(sensitivity), _decimal(lower), _decimal(upper), _decimal(scale)
+        )
+
+    def delta(
+        self, epsilon: object, *, sensitivity: object, scale: object, lower: object = None,
+        upper: object = None,
+    ) -> Any:
+        """δ(ε), the privacy profile at ε (:class:`dpcheck.numeric.profile.Profile`:
+        ``upper`` the safe value, ``lower`` attained by its ``s``, ``s_prime``, ``event``)."""
+        from dpcheck.numeric import profile
+
+        nb = self.neighbours(sensitivity=sensitivity, lower=lower, upper=upper, scale=scale)
+        return profile.delta_for_epsilon(nb, profile.parse_epsilon(_decimal(epsilon)))
+
+    def epsilon(
+        self, delta: object, *, sensitivity: object, scale: object, lower: object = None,
+        upper: object = None,
+    ) -> Any:
+        """ε(δ), the smallest ε with δ(ε) <= δ (:class:`dpcheck.numeric.profile.Epsilon`)."""
+        from dpcheck.numeric import profile
+
+        nb = self.neighbours(sensitivity=sensitivity, lower=lower, upper=upper, scale=scale)
+        return profile.epsilon_for_delta(nb, profile.parse_delta(_decimal(delta)))
+
+    def pure_epsilon(
+        self, *, sensitivity: object, scale: object, lower: object = None, upper: object = None
+    ) -> Any:
+        """sup log P_s(y)/P_s'(y) over neighbours and outputs, possibly ``inf``
+        (:class:`dpcheck.numeric.profile.Pure`, with the pair and output attaining it)."""
+        from dpcheck.numeric import profile
+
+        nb = self.neighbours(sensitivity=sensitivity, lower=lower, upper=upper, scale=scale)
+        return profile.pure_epsilon(nb)
+
+    def calibrate(
+        self, epsilon: object, delta: object = 0, *, sensitivity: object, lower: object = None,
+        upper: object = None,
+    ) -> Any:
+        """The smallest scale giving (ε, δ)-DP, rounded up and confirmed
+        (:class:`dpcheck.numeric.profile.Calibration`, with its bias and MSE cost)."""
+        from dpcheck.numeric import profile
+
+        nb = self.neighbours(sensitivity=sensitivity, lower=lower, upper=upper)
+        eps, d = profile.parse_epsilon(_decimal(epsilon)), profile.parse_delta(_decimal(delta))
+        return profile.calibrate(nb, eps, d)
+
+    def to_dp_accounting(
+        self, *, sensitivity: object, scale: object, lower: object = None, upper: object = None,
+        value_discretization_interval: float = 1e-4,
+    ) -> Any:
+        """This mechanism's exact privacy loss distribution as a pessimistic
+        dp_accounting PLD, to compose with a real accountant (needs the ``[peers]``
+        extra; unbounded mechanisms only:
+        :func:`dpcheck.peers.dp_accounting_compare.to_dp_accounting`)."""
+        from dpcheck.peers import dp_accounting_compare
+
+        return dp_accounting_compare.to_dp_accounting(
+            self.name, sensitivity=_decimal(sensitivity), scale=_decimal(scale),
+            lower=_decimal(lower), upper=_decimal(upper),
+            value_discretization_interval=value_discretization_interval,
+        )
+
+
+def _decimal(value: object) -> object:
+    """A float as its shortest repr (read as an exact decimal); anything else unchanged."""
+    return repr(value) if isinstance(value, float) else value
 
 
 def mechanism(name: str) -> Mechanism:

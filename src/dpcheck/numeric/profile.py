@@ -41,7 +41,10 @@ proved monotone): its values are lower bounds from half-line events, labelled so
 
 Every number reported is the safe side: ``delta`` is an upper bound (rounded
 up), ``delta lower`` is attained by the printed pair and event, and ``kind``
-says whether the two agree to the printed digits ("exact") or not.
+says whether the two agree to the printed digits ("exact") or not.  The
+attained value is recomputed from the derived CDF in ball arithmetic
+(:func:`pair_ball`, python-flint arb at 40 digits); ``delta lower`` is the
+ball's lower end, and an mpmath value outside the ball is an error.
 """
 
 from __future__ import annotations
@@ -459,6 +462,74 @@ def pair_value(
         w *= 2
 
 
+@cache
+def _cdf_exprs(mechanism: str):
+    """The derived CDF branches (y < s, y >= s) over (y, s, c0, c1, θ) as SymPy, with the
+    geometric's α written e^{-1/θ} (for :func:`pair_ball`)."""
+    import sympy as sp
+
+    from dpcheck.numeric.mechanism_mp import _THETA, _Y, _native
+    from dpcheck.symbolic import mechanisms as sym
+
+    base = parts(mechanism)[1]
+    native = _native(base)
+    theta = sp.exp(-1 / _THETA) if base == "geometric" else _THETA
+    branches = sym.cdf_branches(mechanism, "both")
+    return tuple(branches[b].subs({native: theta, sym.y: _Y}) for b in ("below", "above"))
+
+
+def pair_ball(
+    nb: Neighbours, eps: Fraction, s: Fraction, s2: Fraction, t: Fraction, dps: int = 40
+):
+    """:func:`pair_value` as a ball (python-flint arb), every input an exact rational:
+    P_s(E) - e^ε P_s'(E) evaluated from the derived CDF in ball arithmetic
+    (:func:`dpcheck.numeric.rigorous.arb_eval`)."""
+    import flint
+
+    from dpcheck.numeric.mechanism_mp import _THETA, _Y
+    from dpcheck.numeric.rigorous import arb_eval
+    from dpcheck.symbolic.symbols import c0, c1
+    from dpcheck.symbolic.symbols import s as s_sym
+
+    lo, hi = nb.lower, nb.upper
+    if s > s2:  # the mirror image
+        s, s2, t = -s, -s2, -t
+        lo, hi = (None if hi is None else -hi), (None if lo is None else -lo)
+    if nb.base == "geometric":
+        t = Fraction(math.floor(t))
+    below, above = _cdf_exprs(nb.mechanism)
+
+    def cdf(u: Fraction):
+        if lo is not None and t < lo:
+            return flint.arb(0)
+        if hi is not None and t >= hi:
+            return flint.arb(1)
+        env = {_Y: t, s_sym: u, c0: lo or 0, c1: hi or 0, _THETA: nb.scale}
+        return arb_eval(below if t < u else above, env, dps)
+
+    old = flint.ctx.dps
+    flint.ctx.dps = dps
+    try:
+        e = (flint.arb(eps.numerator) / eps.denominator).exp()
+        return cdf(s) - e * cdf(s2)
+    finally:
+        flint.ctx.dps = old
+
+
+def _arb_end(ball, upper: bool) -> mpmath.mpf:
+    """An endpoint of a ball as an exact mpf (outward rounding at 256 bits, then exact)."""
+    import flint
+
+    old = flint.ctx.prec
+    flint.ctx.prec = 256  # arb rounds the endpoint at the context's precision
+    try:
+        man, exp = (ball.upper() if upper else ball.lower()).man_exp()
+    finally:
+        flint.ctx.prec = old
+    with mpmath.workdps(max(30, int(man).bit_length() // 3 + 10)):
+        return mpmath.ldexp(mpmath.mpf(int(man)), int(exp))
+
+
 def _mirror_event(nb: Neighbours, t: Fraction, mirrored: bool) -> str:
     if nb.base == "geometric":
         return f"Y >= {short(t)}" if mirrored else f"Y <= {short(t)}"
@@ -546,8 +617,10 @@ def delta_for_epsilon(nb: Neighbours, eps: Fraction, dps: int = 30) -> Profile:
     if found.mirrored:
         s, s2 = s2, s
     t = Fraction(found.t) if math.isfinite(found.t) else Fraction(0)
+    ball_note = ""
     if math.isfinite(found.t):
         lower = max(mpmath.mpf(0), pair_value(nb, eps, s, s2, t, dps))
+        lower, ball_note = _confirm_in_ball(nb, eps, s, s2, t, lower)
     else:
         lower = mpmath.mpf(0)
     if not found.lower > 0:
@@ -572,7 +645,30 @@ def delta_for_epsilon(nb: Neighbours, eps: Fraction, dps: int = 30) -> Profile:
         else:
             kind = "upper bound (branch-and-bound bracket not closed; see delta lower)"
     argument = [*ARGUMENT] if monotone else []
-    return Profile(eps, upper, lower, s, s2, t_text, kind, found.method, argument)
+    method = found.method + ball_note
+    return Profile(eps, upper, lower, s, s2, t_text, kind, method, argument)
+
+
+def _confirm_in_ball(
+    nb: Neighbours, eps: Fraction, s: Fraction, s2: Fraction, t: Fraction, value: mpmath.mpf
+) -> tuple[mpmath.mpf, str]:
+    """The attained value at (s, s', t) recomputed in ball arithmetic: the ball's lower
+    end replaces the mpmath value (so ``delta lower`` is certified), and a value outside
+    the ball is an error, never printed."""
+    from dpcheck.numeric.rigorous import NotRigorous
+
+    try:
+        ball = pair_ball(nb, eps, s, s2, t)
+    except NotRigorous:  # pragma: no cover - every derived CDF is enclosable today
+        return value, "; attained value by mpmath (no ball enclosure)"
+    low, high = _arb_end(ball, False), _arb_end(ball, True)
+    with mpmath.workdps(40):
+        slack = mpmath.mpf(10) ** -25 * (1 + abs(value))
+        if not low - slack <= value <= high + slack:
+            raise ArithmeticError(
+                f"{nb.mechanism}: mpmath value {value} outside its ball [{low}, {high}]"
+            )
+    return max(mpmath.mpf(0), low), "; attained value confirmed in ball arithmetic (arb)"
 
 
 # ---------------------------------------------------------------------------- pure epsilon
