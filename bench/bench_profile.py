@@ -3,6 +3,10 @@
 Prints, per mechanism (sensitivity 1, bounds [0, 10], scale 1, ε = 1, δ = 1e-6), the
 seconds of :func:`delta_for_epsilon`, of :func:`epsilon_for_delta` and of
 :func:`calibrate`, and the ratio calibration / profile measured in the same run.
+A second table, for the bounded continuous mechanisms at ε = 1/2: the float64 search
+for the worst pair against the ball-arithmetic certification of the upper bound
+(:func:`profile_balls.certified_sup`), with their ratio and the cells it took (the
+clamped ones are then also capped by the unbounded δ, which closes them).
 """
 
 from __future__ import annotations
@@ -11,6 +15,7 @@ import time
 from fractions import Fraction
 
 from dpcheck.numeric import profile as P
+from dpcheck.numeric import profile_balls as B
 from dpcheck.numeric.names import MECHANISM_NAMES
 
 
@@ -38,6 +43,26 @@ def main() -> None:
         kind = str(out["p"].kind).split(" (")[0]  # type: ignore[attr-defined]
         print(
             f"{mech:<20}{t_prof:>14.3f}{t_inv:>14.3f}{t_cal:>13.3f}{t_cal / t_prof:>13.1f}  {kind}"
+        )
+    print()
+    print(f"{'mechanism':<20}{'search s':>10}{'certify s':>11}{'ratio':>8}{'cells':>7}  closed")
+    half = Fraction(1, 2)
+    for mech in ("truncated-laplace", "clamped-laplace", "truncated-gaussian", "clamped-gaussian"):
+        nb = P.neighbours(mech, 1, 0, 10, 1)
+        got: dict[str, object] = {}
+        t_search = _time(
+            lambda nb=nb, got=got: got.update(f=P.search(nb, 0.5, budget=P.SEARCH_BUDGET))
+        )
+        found = got["f"]
+        t_cert = _time(
+            lambda nb=nb, got=got, found=found: got.update(
+                c=B.certified_sup(nb, half, found.lower)  # type: ignore[attr-defined]
+            )
+        )
+        _, cells, closed = got["c"]  # type: ignore[misc]
+        print(
+            f"{mech:<20}{t_search:>10.3f}{t_cert:>11.3f}{t_cert / t_search:>8.2f}{cells:>7}"
+            f"  {closed}"
         )
 
 

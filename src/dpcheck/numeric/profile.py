@@ -34,7 +34,10 @@ tests/test_profile.py):
    √(2/π)/σ for Gaussian: truncation to an interval containing u does not
    raise E|Y - u|).  A branch-and-bound over s with that constant brackets the
    supremum; for clamping it is also at most the unbounded mechanism's δ (the
-   data-processing inequality).
+   data-processing inequality).  This float64 search only *finds* the worst pair:
+   the printed upper bound is certified in ball arithmetic by
+   :mod:`dpcheck.numeric.profile_balls` (cells bounded by stochastic order or the
+   mean-value form, no float64 allowance).
 
 The folded Laplace is not covered by step 1 (its likelihood ratio is not
 proved monotone): its values are lower bounds from half-line events, labelled so.
@@ -66,6 +69,9 @@ from dpcheck.numeric.names import canonical_mechanism, parts
 DIGITS = 13
 #: largest number of edge points (geometric inputs, or branch-and-bound evaluations)
 BUDGET = 400_000
+#: float64 evaluations spent finding the attained pair (the printed upper bound is certified
+#: separately, :mod:`dpcheck.numeric.profile_balls`)
+SEARCH_BUDGET = 40_000
 
 
 # ---------------------------------------------------------------------------- setting
@@ -611,7 +617,7 @@ def delta_for_epsilon(nb: Neighbours, eps: Fraction, dps: int = 30) -> Profile:
                 pure.method,
                 [],
             )
-    found = search(nb, float(eps))
+    found = search(nb, float(eps), budget=SEARCH_BUDGET)
     s = Fraction(found.s)
     s2 = s + nb.step
     if found.mirrored:
@@ -628,25 +634,57 @@ def delta_for_epsilon(nb: Neighbours, eps: Fraction, dps: int = 30) -> Profile:
     else:
         t_text = _mirror_event(nb, t, found.mirrored)
     monotone = nb.bounding != "folded"
-    exact_search = found.upper == found.lower
+    method = found.method + ball_note
     if not monotone:
         kind = (
             "lower bound (half-line events only: the folded likelihood ratio is not proved"
             " monotone)"
         )
         upper = lower
-    elif exact_search:
-        kind = "exact (the worst pair is known; value at the crossing, to the digits shown)"
+    elif nb.base == "geometric":
+        kind = "exact (every pair on the edge enumerated; value at the crossing)"
         upper = lower * (1 + mpmath.mpf(10) ** (-DIGITS - 2))
     else:
-        upper = max(mpmath.mpf(found.upper), lower * (1 + mpmath.mpf(10) ** (-DIGITS - 2)))
-        if upper <= lower * (1 + mpmath.mpf(10) ** -10):
-            kind = "exact to 10 significant digits (branch-and-bound bracket [lower, upper])"
+        upper, how = _certified_upper(nb, eps, lower)
+        upper = min(upper, mpmath.mpf(1))  # H = P(E) - e^ε P'(E) <= 1, trivially
+        method += "; " + how
+        if not nb.bounded:
+            kind = (
+                "exact (the worst pair (0, Δ) is known; value at the exact crossing,"
+                " certified in ball arithmetic)"
+            )
+        elif upper <= lower * (1 + mpmath.mpf(10) ** -10):
+            kind = (
+                "exact to 10 significant digits (certified bracket [lower, upper],"
+                " ball arithmetic)"
+            )
         else:
-            kind = "upper bound (branch-and-bound bracket not closed; see delta lower)"
+            kind = "certified upper bound (ball arithmetic; bracket [lower, upper] not closed)"
     argument = [*ARGUMENT] if monotone else []
-    method = found.method + ball_note
     return Profile(eps, upper, lower, s, s2, t_text, kind, method, argument)
+
+
+def _certified_upper(nb: Neighbours, eps: Fraction, lower: mpmath.mpf) -> tuple:
+    """The printed δ for a continuous base: an upper bound certified in ball arithmetic
+    (:mod:`dpcheck.numeric.profile_balls`), and how it was established."""
+    from dpcheck.numeric import profile_balls
+
+    unbounded = _arb_end(profile_balls.unbounded_sup(nb, eps), True)
+    if not nb.bounded:
+        return unbounded, "upper end of the ball at the exact crossing (arb)"
+    capped = "capped by the unbounded mechanism's δ (post-processing), certified in arb"
+    if nb.bounding == "clamped" and unbounded <= lower * (1 + mpmath.mpf(10) ** -12):
+        return max(unbounded, lower), capped
+    bound, cells, _ = profile_balls.certified_sup(nb, eps, float(lower))
+    upper = _mpf(bound)
+    how = (
+        f"certified by a ball-arithmetic branch-and-bound over {cells} cells of the edge"
+        " (stochastic order and the mean-value form)"
+    )
+    if nb.bounding == "clamped" and unbounded < upper:
+        upper = unbounded
+        how += "; " + capped
+    return max(upper, lower), how
 
 
 def _confirm_in_ball(
@@ -700,15 +738,12 @@ class Pure:
 
 def _log_ratio_low_fast(nb: Neighbours, a: np.ndarray) -> tuple:
     """log of the likelihood ratio of (a, a + step) at the lowest output c0, and its
-    mirror at c1: the largest log ratio of the pair (monotone likelihood ratio, step 1)."""
+    mirror at c1: the largest log ratio of the pair (monotone likelihood ratio, step 1);
+    for the lattice laws (point masses at c0 and c1)."""
     d = float(nb.step)
     lo, hi = float(nb.lower), float(nb.upper)  # type: ignore[arg-type]
-    sc = float(nb.scale)
 
     def low(a, b, lo, hi):
-        if nb.bounding == "truncated" and nb.base == "gaussian":
-            dens = ((lo - b) ** 2 - (lo - a) ** 2) / (2 * sc * sc)
-            return dens + _log_norm_ratio_fast(nb, a, b, lo, hi)
         return np.log(_fast_cdf(nb, np.full_like(a, lo), a, lo, hi)) - np.log(
             _fast_cdf(nb, np.full_like(a, lo), b, lo, hi)
         )
@@ -726,11 +761,10 @@ def pure_epsilon(nb: Neighbours) -> Pure:
     below s); the Gaussian: infinite.  Liu's two Laplace mechanisms: the derived
     closed form of :mod:`dpcheck.symbolic.privacy` (arb enclosure).  The others:
     by step 1 the largest log ratio of a pair is at the lowest (or highest) output,
-    and by step 2 on the edge; the geometric edge is enumerated, the Gaussian one
-    maximised by branch-and-bound with a Lipschitz constant of the log ratio
-    (2R/σ² + 2√(2/π)/σ truncated, 2(R/σ + 1)/σ clamped: the normal's inverse Mills
-    ratio is at most |x| + 1).  The folded Laplace: at most Δ/λ (post-processing).
-    """
+    and by step 2 on the edge; the geometric edge is enumerated; the Gaussian ones
+    are certified in ball arithmetic (:func:`profile_balls.certified_pure`: a closed
+    form at one pair when clamped, a branch-and-bound of the log ratio when
+    truncated).  The folded Laplace: at most Δ/λ (post-processing)."""
     d = nb.step
     if nb.bounding == "none":
         if nb.base == "gaussian":
@@ -781,26 +815,21 @@ def pure_epsilon(nb: Neighbours) -> Pure:
         i = int(np.argmax(v))
         x, found, upper, method = float(s[i]), float(v[i]), float(v[i]), "every integer pair"
         mirrored = bool(m[i])
-    else:
-        r, sc = float(nb.upper - nb.lower), float(nb.scale)
-        if nb.bounding == "truncated":
-            lip = 2 * r / sc**2 + 2 * math.sqrt(2 / math.pi) / sc
+    else:  # the truncated or clamped Gaussian: certified in ball arithmetic
+        from dpcheck.numeric import profile_balls
+
+        up, low, a, cells, closed = profile_balls.certified_pure(nb)
+        if closed and up <= low * (1 + Fraction(1, 10**11)):
+            kind = "exact to the digits shown (certified bracket, ball arithmetic)"
         else:
-            lip = 2 * (r / sc + 1) / sc
-        if hi <= lo:
-            v, m = _log_ratio_low_fast(nb, np.array([lo]))
-            x, found, upper, mirrored = lo, float(v[0]), float(v[0]), bool(m[0])
-            method = "Δ >= R: the pair (c0, c1)"
-        else:
-            x, found, upper, _, (mirrored,) = maximise(
-                lambda a: _log_ratio_low_fast(nb, a),
-                lo,
-                hi,
-                lip,
-                1e-13 * (1 + lip * r),
-                1e-12,
-            )
-            method = f"branch-and-bound over the edge, Lipschitz constant {lip:.6g}"
+            kind = "certified upper bound (ball arithmetic; bracket not closed)"
+        method = (
+            "closed form at the pair (c1 - Δ, c1), y = c0 (log-concavity of Φ), arb"
+            if nb.bounding == "clamped"
+            else f"ball-arithmetic branch-and-bound over the edge ({cells} cells, mean-value form)"
+        )
+        pair = {"s": _num(a), "s'": _num(a + d), "y": _num(nb.lower)}
+        return Pure(_mpf_exact(up), _mpf_exact(low), kind, pair, method)
     a = Fraction(x)
     s, s2 = (a + d, a) if mirrored else (a, a + d)
     y = nb.upper if mirrored else nb.lower
@@ -809,6 +838,14 @@ def pure_epsilon(nb: Neighbours) -> Pure:
     exact = upper <= found * (1 + 1e-11) + 1e-300
     kind = "exact to the digits shown" if exact else "upper bound (bracket not closed)"
     return Pure(upper_mp, value, kind, {"s": _num(s), "s'": _num(s2), "y": _num(y)}, method)
+
+
+def _mpf_exact(q: Fraction) -> mpmath.mpf:
+    """A dyadic rational as an mpf, without rounding (the bounds of profile_balls)."""
+    exp = q.denominator.bit_length() - 1
+    assert q.denominator == 1 << exp, q
+    with mpmath.workdps(max(30, q.numerator.bit_length() // 3 + 10)):
+        return mpmath.ldexp(mpmath.mpf(q.numerator), -exp)
 
 
 def _pair_log_ratio(nb: Neighbours, s: Fraction, s2: Fraction, y: Fraction) -> mpmath.mpf:
