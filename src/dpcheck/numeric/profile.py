@@ -523,17 +523,10 @@ def pair_ball(
 
 
 def _arb_end(ball, upper: bool) -> mpmath.mpf:
-    """An endpoint of a ball as an exact mpf (outward rounding at 256 bits, then exact)."""
-    import flint
+    """An endpoint of a ball as an exact mpf (:func:`profile_balls._exact`, unrounded)."""
+    from dpcheck.numeric.profile_balls import _exact
 
-    old = flint.ctx.prec
-    flint.ctx.prec = 256  # arb rounds the endpoint at the context's precision
-    try:
-        man, exp = (ball.upper() if upper else ball.lower()).man_exp()
-    finally:
-        flint.ctx.prec = old
-    with mpmath.workdps(max(30, int(man).bit_length() // 3 + 10)):
-        return mpmath.ldexp(mpmath.mpf(int(man)), int(exp))
+    return _mpf_exact(_exact(ball, upper))
 
 
 def _mirror_event(nb: Neighbours, t: Fraction, mirrored: bool) -> str:

@@ -240,11 +240,9 @@ def rows(
     cases: Iterable[tuple[str, Fraction, Fraction]] = CASES,
 ) -> list[Row]:
     """Every comparison row: δ(ε) at each ε, and ε(δ) at ``delta`` (None: skipped)."""
-    from dpcheck.numeric import profile as P
 
     lib = _library()
     out: list[Row] = []
-    has_eps = hasattr(P, "epsilon_for_delta")
     for mechanism, parameter, scale in cases:
         pld = _peer_pld(lib, mechanism, parameter)
         label = _label(mechanism, parameter, scale)
@@ -253,24 +251,6 @@ def rows(
             todo.append(("eps(delta)", delta))
         for direction, at in todo:
             rep = _reproduce(mechanism, parameter, scale, direction, at)
-            if direction == "eps(delta)" and mechanism != "randomized-response" and not has_eps:
-                out.append(
-                    Row(
-                        mechanism,
-                        label,
-                        direction,
-                        _dec(at),
-                        math.nan,
-                        "-",
-                        "-",
-                        "-",
-                        "-",
-                        "skipped",
-                        "dpcheck.numeric.profile.epsilon_for_delta is not available yet",
-                        rep,
-                    )
-                )
-                continue
             if direction == "delta(eps)":
                 peer = float(pld.get_delta_for_epsilon(float(at)))
             else:
