@@ -40,7 +40,8 @@ tests/test_profile.py):
    mean-value form, no float64 allowance).
 
 The folded Laplace is not covered by step 1 (its likelihood ratio is not
-proved monotone): its values are lower bounds from half-line events, labelled so.
+proved monotone): its ``delta lower`` comes from half-line events, and its
+printed ``delta`` is the Laplace mechanism's (folding is post-processing).
 
 Every number reported is the safe side: ``delta`` is an upper bound (rounded
 up), ``delta lower`` is attained by the printed pair and event, and ``kind``
@@ -596,7 +597,7 @@ def delta_for_epsilon(nb: Neighbours, eps: Fraction, dps: int = 30) -> Profile:
 
     0 exactly when the pure epsilon is known in closed form (or by enumeration) and is
     at most ε."""
-    if nb.bounding != "folded" and (nb.base != "gaussian" or nb.bounded):
+    if nb.base != "gaussian" or nb.bounded:
         pure = pure_epsilon(nb)
         if pure.upper <= _mpf(eps):
             return Profile(
@@ -629,11 +630,12 @@ def delta_for_epsilon(nb: Neighbours, eps: Fraction, dps: int = 30) -> Profile:
     monotone = nb.bounding != "folded"
     method = found.method + ball_note
     if not monotone:
+        upper = max(_folded_upper(nb, eps), lower)
         kind = (
-            "lower bound (half-line events only: the folded likelihood ratio is not proved"
-            " monotone)"
+            "upper bound by post-processing (folding is a function of the Laplace"
+            " mechanism's output: its delta, certified in arb); delta lower is attained by a"
+            " half-line event (the folded likelihood ratio is not proved monotone)"
         )
-        upper = lower
     elif nb.base == "geometric":
         kind = "exact (every pair on the edge enumerated; value at the crossing)"
         upper = lower * (1 + mpmath.mpf(10) ** (-DIGITS - 2))
@@ -655,6 +657,14 @@ def delta_for_epsilon(nb: Neighbours, eps: Fraction, dps: int = 30) -> Profile:
             kind = "certified upper bound (ball arithmetic; bracket [lower, upper] not closed)"
     argument = [*ARGUMENT] if monotone else []
     return Profile(eps, upper, lower, s, s2, t_text, kind, method, argument)
+
+
+def _folded_upper(nb: Neighbours, eps: Fraction) -> mpmath.mpf:
+    """δ(ε) of the unbounded Laplace mechanism with the folded one's step, certified: an
+    upper bound for the folded Laplace (data-processing inequality)."""
+    from dpcheck.numeric import profile_balls
+
+    return _arb_end(profile_balls.unbounded_sup(nb, eps), True)
 
 
 def _certified_upper(nb: Neighbours, eps: Fraction, lower: mpmath.mpf) -> tuple:
@@ -860,8 +870,12 @@ def _pair_log_ratio(nb: Neighbours, s: Fraction, s2: Fraction, y: Fraction) -> m
 
 
 def _delta_upper_fast(nb: Neighbours, eps: float) -> float:
+    """A float64 guide to δ(ε)'s upper bound, for bisections (confirmed afterwards); the
+    folded Laplace's is the Laplace mechanism's (post-processing)."""
+    if nb.bounding == "folded":
+        nb = Neighbours(nb.base, nb.sensitivity, None, None, nb.scale)
     found = search(nb, eps, rtol=1e-9, budget=20_000)
-    return found.upper if math.isfinite(found.upper) else found.lower
+    return found.upper
 
 
 @dataclass
@@ -896,7 +910,7 @@ def epsilon_for_delta(nb: Neighbours, delta: Fraction) -> Epsilon:
         pure = pure_epsilon(nb)
         return Epsilon(delta, pure.upper, pure.lower, pure.kind, None)
     target = float(delta)
-    pure = float(pure_epsilon(nb).upper) if nb.bounding != "folded" else math.inf
+    pure = float(pure_epsilon(nb).upper)
 
     def above(e: float) -> bool:  # δ(e) > δ by the float64 bound (δ = 0 beyond the pure ε)
         return e < pure and _delta_upper_fast(nb, e) > target
@@ -962,7 +976,7 @@ def _satisfied(nb: Neighbours, eps: Fraction, delta: Fraction, fast: bool) -> bo
         if fast:
             return float(pure_epsilon(nb).upper) <= float(eps)
         return pure_epsilon(nb).upper <= _mpf(eps)
-    if nb.bounded and nb.bounding != "folded" and pure_epsilon(nb).upper <= _mpf(eps):
+    if nb.bounded and pure_epsilon(nb).upper <= _mpf(eps):
         return True  # δ(ε) = 0
     if fast:
         return _delta_upper_fast(nb, float(eps)) <= float(delta)
