@@ -280,6 +280,42 @@ def test_an_interrupt_swallowed_by_a_destructor_prints_no_traceback(how, expecte
     assert done.stdout.strip() == expected, (done.stdout, done.stderr)
 
 
+_SECOND_INTERRUPT = """
+import _thread, signal, sys
+from dpcheck import cli
+def verb(argv):
+    _thread.interrupt_main(signal.SIGINT)  # pending: delivered at the next call
+    if sys.argv[1] == "interrupted":
+        raise KeyboardInterrupt  # the verb stops; the pending one lands in the handler
+    return 0
+class Stderr:  # each message brings one more interrupt, as a second Ctrl-C would
+    def __init__(self, stream):
+        self.stream = stream
+    def write(self, text):
+        _thread.interrupt_main(signal.SIGINT)
+        return self.stream.write(text)
+    def flush(self):
+        self.stream.flush()
+cli._main = verb
+sys.stderr = Stderr(sys.stderr)
+cli.run()
+"""
+
+
+@pytest.mark.parametrize("how", ["interrupted", "finished"])
+def test_a_second_interrupt_during_the_exit_is_not_a_death_by_signal(how):
+    """CI stop 24: a second SIGINT (one delivered again after a destructor swallowed it)
+    landed in ``run()``'s handler after the message and escaped: exit -2 instead of 130.
+    The old ``run()`` (mutation) exits -2 here."""
+    done = subprocess.run(
+        [sys.executable, "-c", _SECOND_INTERRUPT, how], capture_output=True, text=True,
+        timeout=60,
+    )
+    assert done.returncode == 130, (done.returncode, done.stderr)
+    assert "Traceback" not in done.stderr, done.stderr
+    assert done.stderr.count("interrupted; no output written") == 1, done.stderr
+
+
 def test_write_errors_are_one_line(tmp_path):
     with pytest.raises(InputError, match="cannot write"):
         with atomic.transaction() as out:

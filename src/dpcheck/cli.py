@@ -645,19 +645,28 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def run() -> None:
-    """The ``dpcheck`` console script: :func:`main`, then exit with its code.
+    """The ``dpcheck`` console script: the verb, then exit with its code.
 
-    Once the verb is over SIGINT is ignored, so that an interrupt during the
-    interpreter's exit cannot turn a finished run into a death by signal, and an
-    interrupt swallowed by a destructor at any time prints no traceback.
+    SIGINT raises :class:`KeyboardInterrupt` while the verb runs and only records
+    once it is over, so that an interrupt during the exit (a second Ctrl-C, or one
+    delivered again after a destructor swallowed it) cannot turn a run into a death
+    by signal; an interrupt swallowed by a destructor at any time prints no
+    traceback.  The switch is a plain store (``interrupts.STATE``), made inside the
+    ``try`` and first thing in the handler: a function call there could itself
+    receive the pending interrupt before it took effect.
     """
     interrupts.silence_swallowed()
+    interrupts.install()
+    code = 130
     try:
-        code = main()
-        interrupts.ignore()
+        code = _main(None)
+        interrupts.STATE["quiet"] = True
     except KeyboardInterrupt:
+        interrupts.STATE["quiet"] = True
+        code = 130
+    if code == 130 or interrupts.interrupted():
         code = _interrupted()
-        interrupts.ignore()
+    interrupts.ignore()
     sys.exit(code)
 
 

@@ -23,12 +23,20 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from types import FrameType
 
-_state = {"interrupted": False}
+STATE = {"interrupted": False, "quiet": False}
+"""``interrupted``: a SIGINT arrived; ``quiet``: the run is over, SIGINT only records.
+
+The console script sets ``STATE["quiet"]`` with a plain store, not a call: a call's
+first instruction is where CPython delivers a pending interrupt, so a call could
+raise before it took effect (``dpcheck.cli.run``).
+"""
+_state = STATE
 
 
 def _on_sigint(signum: int, frame: FrameType | None) -> None:
     _state["interrupted"] = True
-    raise KeyboardInterrupt
+    if not _state["quiet"]:
+        raise KeyboardInterrupt
 
 
 def _on_unraisable(unraisable: sys.UnraisableHookArgs) -> None:
@@ -50,7 +58,7 @@ def _redeliver_later(delay: float = 0.05) -> None:
 
     def deliver() -> None:
         time.sleep(delay)
-        if signal.getsignal(signal.SIGINT) is _on_sigint:
+        if signal.getsignal(signal.SIGINT) is _on_sigint and not _state["quiet"]:
             _thread.interrupt_main(signal.SIGINT)
 
     try:
@@ -75,6 +83,7 @@ def install() -> object:
     :func:`restore`.
     """
     _state["interrupted"] = False
+    _state["quiet"] = False
     if not _main_thread():
         return None
     hook = sys.unraisablehook
@@ -114,4 +123,4 @@ def deferred() -> Iterator[None]:
             signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
 
 
-__all__ = ["deferred", "ignore", "install", "interrupted", "restore", "silence_swallowed"]
+__all__ = ["STATE", "deferred", "ignore", "install", "interrupted", "restore", "silence_swallowed"]
