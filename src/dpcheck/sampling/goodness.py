@@ -40,7 +40,16 @@ variance and the bounds only, never from the draws, so each test keeps its
 false-alarm bound).  The law is tested by DKW (point masses and the lattice
 laws of the geometric base included, :func:`ks_distance`), and every point
 mass -- at a finite bound of a clamped law, and at s and the finite bounds of
-a geometric law -- by an exact two-sided binomial test.
+a geometric law -- by an exact two-sided binomial test.  A last check counts
+the draws outside the support (non-finite, outside [c0, c1], non-integers of
+a geometric law): each is impossible under the law, so it fails at once and
+costs no share of alpha.  Every general check records the observed and the
+expected value and a p-value (exact for the binomial tests, the tail bound
+at the observed deviation for the others: :func:`dkw_p_value`,
+:func:`bernstein_p_value`, :func:`median_of_means_p_value`), which
+:mod:`dpcheck.testing` quotes when it fails.  For the geometric base at
+scales near 1e70 and above its moments, kept in units of 1, overflow float64:
+those moment checks are reported as not tested.
 """
 
 from __future__ import annotations
@@ -91,6 +100,21 @@ def ks_distance(
     draws F_n is constant and F nondecreasing, so comparing F(y) and F(y-) at
     the draws (and atoms) still attains the sup.
     """
+    return ks_witness(draws, cdf, atoms, left)[0]
+
+
+def ks_witness(
+    draws: ArrayLike,
+    cdf: Callable[[np.ndarray], np.ndarray],
+    atoms: Sequence[tuple[float, float]] = (),
+    left: Callable[[np.ndarray], np.ndarray] | None = None,
+) -> tuple[float, float, str, float, float]:
+    """(distance, y, side, F_n, F): :func:`ks_distance` and where it is attained.
+
+    ``side`` is ``'y'`` when the largest gap is |F_n(y) - F(y)| and ``'y-'``
+    when it is |F_n(y-) - F(y-)| (the left limits); F_n and F are the two
+    values compared there.
+    """
     xs = np.sort(np.asarray(draws, dtype=np.float64).reshape(-1))
     n = xs.size
     if n == 0:
@@ -105,7 +129,43 @@ def ks_distance(
     else:
         jump = np.array([atom_at.get(float(y), 0.0) for y in points]) if atom_at else 0.0
         f_left = f_y - jump
-    return float(max(np.max(np.abs(upto - f_y)), np.max(np.abs(below - f_left))))
+    gap_at, gap_left = np.abs(upto - f_y), np.abs(below - f_left)
+    i, j = int(np.argmax(gap_at)), int(np.argmax(gap_left))
+    if gap_at[i] >= gap_left[j]:
+        return float(gap_at[i]), float(points[i]), "y", float(upto[i]), float(f_y[i])
+    return float(gap_left[j]), float(points[j]), "y-", float(below[j]), float(f_left[j])
+
+
+def dkw_p_value(n: int, distance: float) -> float:
+    """min(1, 2 exp(-2 n d²)): an upper bound on P(sup|F_n - F| >= d) (DKW, Massart 1990)."""
+    return min(1.0, 2.0 * math.exp(-2.0 * n * distance * distance))
+
+
+def bernstein_p_value(n: int, variance: float, bound: float, deviation: float) -> float:
+    """min(1, 2 exp(-n t² / (2σ² + 2bt/3))) at t = ``deviation``: an upper bound on
+    P(|mean_n - μ| >= t) (Bernstein; :func:`bernstein_halfwidth` inverts it)."""
+    t = deviation
+    if not t > 0:
+        return 1.0
+    denominator = 2 * variance + 2 * bound * t / 3
+    if denominator <= 0:
+        return 0.0
+    return min(1.0, 2.0 * math.exp(-n * t * t / denominator))
+
+
+def median_of_means_p_value(n: int, variance: float, blocks: int, deviation: float) -> float:
+    """P(Bin(K, p) >= (K+1)/2) with p = min(1, variance/(m t²)), m = n // K, t = ``deviation``:
+    an upper bound on P(|median of K block means - μ| >= t) for the fixed K of
+    :func:`median_of_means_halfwidth` (the same Chebyshev-and-binomial argument)."""
+    m = n // blocks
+    t = deviation
+    if not t > 0 or m < 1:
+        return 1.0
+    spread = m * t * t
+    if not spread > variance:  # also when t*t underflows: Chebyshev says nothing
+        return 1.0
+    p = variance / spread
+    return min(1.0, float(special.bdtrc(blocks // 2, blocks, p)))
 
 
 @dataclass(frozen=True)
@@ -117,6 +177,13 @@ class Check:
     threshold: float
     alpha: float
     detail: str
+    #: the estimate compared (sample mean, F_n at the largest gap, count/n at a point mass)
+    observed: float | None = None
+    #: the exact value it is compared with (mean, F there, the exact mass)
+    expected: float | None = None
+    #: an upper bound on the p-value (Bernstein, median of means, DKW) or the exact
+    #: two-sided binomial p-value; the check fails when it is below ``alpha``
+    p_value: float | None = None
 
     @property
     def passed(self) -> bool:
@@ -205,6 +272,9 @@ def _point_mass_check(
         -math.log(share),
         share,
         f"{count}/{n} draws at {at}, exact mass {p:.6g}, two-sided binomial p = {p_value:.3g}",
+        observed=count / n,
+        expected=p,
+        p_value=p_value,
     )
 
 
@@ -291,7 +361,7 @@ def median_of_means_halfwidth(n: int, variance: float, alpha: float) -> tuple[fl
     else:
         p = np.where(bad, 0.0, p)
     m = np.floor(n / ks)
-    with np.errstate(divide="ignore"):
+    with np.errstate(divide="ignore", over="ignore"):  # inf: no block size can test it
         widths = np.sqrt(variance / (m * p))
     best = int(np.argmin(widths))
     return float(widths[best]), int(ks[best])
@@ -432,12 +502,26 @@ def _moment_check(
     n = values.size
     t_mom, blocks = median_of_means_halfwidth(n, variance, share)
     t_bern = bernstein_halfwidth(n, variance, bound, share) if bound is not None else math.inf
+    if not (math.isfinite(min(t_bern, t_mom)) and math.isfinite(exact)):
+        # the geometric base in units of 1 at a scale near 1e70 and above: the exact moments
+        # or the variance bound overflow float64, so no finite threshold exists
+        return Check(
+            what,
+            0.0,
+            math.inf,
+            share,
+            f"not tested: the exact value ({exact:.4g}) or its variance bound ({variance:.4g})"
+            f" overflows float64 in units of {unit:.4g} (the law and support tests still apply)",
+        )
     if t_bern <= t_mom:
+        assert bound is not None
         estimate = float(values.mean())
         how = f"Bernstein, variance <= {variance:.4g}, range {bound:.4g}"
+        p_value = bernstein_p_value(n, variance, bound, abs(estimate - exact))
     else:
         estimate = median_of_means(values, blocks)
         how = f"median of {blocks} block means, variance <= {variance:.4g}"
+        p_value = median_of_means_p_value(n, variance, blocks, abs(estimate - exact))
     return Check(
         what,
         abs(estimate - exact),
@@ -445,6 +529,9 @@ def _moment_check(
         share,
         f"estimate {shown(estimate):.10g}, exact {shown(exact):.10g} ({how};"
         f" statistic in units of {unit:.4g})",
+        observed=shown(estimate),
+        expected=shown(exact),
+        p_value=p_value,
     )
 
 
@@ -475,9 +562,11 @@ def _check_any(
     fourth = base_fourth_moment(law.base, law.scale) * ratio**4 if ratio < 1e70 else math.inf
     if width is not None:
         fourth = min(fourth, width * width * mse)
+    with np.errstate(over="ignore"):  # the geometric base in units of 1 at huge scales
+        squares = d * d
     checks.append(
         _moment_check(
-            d * d,
+            squares,
             mse,
             fourth,
             None if width is None else width * width,
@@ -488,23 +577,58 @@ def _check_any(
         )
     )
     if law.base == "geometric":
-        ks = ks_distance(x, law.cdf, left=lambda ys: law.cdf(ys) - law.pmf(ys))
+        ks, y, side, f_n, f = ks_witness(x, law.cdf, left=lambda ys: law.cdf(ys) - law.pmf(ys))
     else:
-        ks = ks_distance(x, law.cdf, [(y, p) for _, y, p in atoms])
+        ks, y, side, f_n, f = ks_witness(x, law.cdf, [(y, p) for _, y, p in atoms])
+    where = f"y = {y!r}" if side == "y" else f"y = {y!r}- (left limit)"
     checks.append(
         Check(
             "law (sup |F_n - F|)",
             ks,
             dkw_threshold(n, share),
             share,
-            f"n = {n}, exact CDF of the {name} law (DKW with Massart's constant)",
+            f"n = {n}, exact CDF of the {name} law (DKW with Massart's constant);"
+            f" largest gap at {where}: empirical F_n = {f_n:.10g}, exact F = {f:.10g}",
+            observed=f_n,
+            expected=f,
+            p_value=dkw_p_value(n, ks),
         )
     )
+    checks.append(_support_check(x, law))
     for where, y, p in atoms:
         count = int(np.count_nonzero(x == y))
         p_value = binomial_p_value(count, n, min(max(p, 0.0), 1.0))
         checks.append(_point_mass_check(where, f"{where} = {y:.10g}", count, n, p, p_value, share))
     return checks
+
+
+def _support_check(x: np.ndarray, law: _Law) -> Check:
+    """The draws outside the law's support: non-finite, outside [c0, c1], or (geometric base)
+    not integers.  Each has probability 0 under the law, so this check has false alarm 0
+    and takes no share of alpha."""
+    outside = ~np.isfinite(x) | (x < law.c0) | (x > law.c1)
+    if law.base == "geometric":
+        outside |= np.isfinite(x) & (x != np.floor(x))
+    bad = int(np.count_nonzero(outside))
+    lo = "(-inf" if math.isinf(law.c0) else f"[{law.c0!r}"
+    hi = "inf)" if math.isinf(law.c1) else f"{law.c1!r}]"
+    support = "finite" if lo == "(-inf" and hi == "inf)" else f"in {lo}, {hi}"
+    if law.base == "geometric":
+        support = "integers" + ("" if support == "finite" else f" {support}")
+    detail = f"{bad}/{x.size} draws not {support}"
+    if bad:
+        detail += f", the first {float(x[np.flatnonzero(outside)[0]])!r}"
+        detail += f" at index {int(np.flatnonzero(outside)[0])}"
+    return Check(
+        "support",
+        float(bad),
+        0.0,
+        0.0,
+        detail,
+        observed=bad / x.size,
+        expected=0.0,
+        p_value=0.0 if bad else 1.0,
+    )
 
 
 def uniform_by_pit(
@@ -537,11 +661,15 @@ __all__ = [
     "Check",
     "base_fourth_moment",
     "bernstein_halfwidth",
+    "bernstein_p_value",
     "binomial_p_value",
     "check_law",
+    "dkw_p_value",
     "dkw_threshold",
     "ks_distance",
+    "ks_witness",
     "median_of_means",
     "median_of_means_halfwidth",
+    "median_of_means_p_value",
     "uniform_by_pit",
 ]
