@@ -580,10 +580,11 @@ BASE = ["--epsilon", "1", "--sensitivity", "1", "--lower", "0", "--upper", "2"]
 @pytest.mark.parametrize("mechanism", ["truncated", "bit"])
 def test_cli_human_and_json_agree(mechanism, capsys):
     args = ["audit", mechanism, *BASE, "--samples", "20000", "--seed", "3"]
-    assert main(args) == 0
+    code = main(args)
     text = capsys.readouterr().out
-    assert main([*args, "--json"]) == 0
+    assert main([*args, "--json"]) == code
     data = json.loads(capsys.readouterr().out)
+    assert code == (1 if data["exceeds"] else 0)  # issue 20: exit 1 on a violation
     assert data["mechanism"] == mechanism and data["samples"] == 20000 and data["seed"] == 3
     assert (data["s"], data["s_prime"]) == ("0", "1")
     assert f"lower confidence bound on the privacy loss: {data['loss_lower_bound']:.6g}" in text
@@ -628,9 +629,13 @@ def test_cli_bad_input(change, word, capsys):
 
 
 def test_cli_unknown_mechanism(capsys):
-    assert main(["audit", "laplace", *BASE]) == 2
+    assert main(["audit", "laplace3", *BASE]) == 2
     err = capsys.readouterr().err
-    assert err.count("\n") == 1 and "laplace" in err
+    assert err.count("\n") == 1 and "laplace3" in err
+    # issue 20: the exact guide is Liu's two mechanisms only (the others: black box)
+    assert main(["audit", "laplace", "--guide", "exact", *BASE[:4]]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "--guide exact" in err
 
 
 def test_cli_bad_input_subprocess_has_no_traceback():
