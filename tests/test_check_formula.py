@@ -589,7 +589,7 @@ def test_cli_text_and_json(capsys):
     out = capsys.readouterr().out
     assert out.startswith("bit.mean: EQUAL") and "LaTeX:" in out and "exact symbolic" in out
     perturbed = P.EQ7_MU2.latex.replace(r"\frac{\lambda}{2}", r"\lambda")
-    assert run_cli(["check-formula", "bit.mean", perturbed, "--json"]) == 0
+    assert run_cli(["check-formula", "bit.mean", perturbed, "--json"]) == 1  # differs: exit 1
     data = json.loads(capsys.readouterr().out)
     assert data["verdict"] == "differs" and data["formula"]["lhs"] == r"\mu_{2}"
     w = data["witness"]
@@ -597,7 +597,7 @@ def test_cli_text_and_json(capsys):
     assert w["reproduce"].startswith("dpcheck eval bit.mean ")
     derived = mpmath.mpf(w["derived"])
     assert abs(mp_value(fc.derived("bit.mean"), w["point"]) - derived) < 1e-25
-    assert run_cli(["check-formula", "bit.mean", perturbed]) == 0
+    assert run_cli(["check-formula", "bit.mean", perturbed]) == 1
     out = capsys.readouterr().out
     assert "DIFFERS" in out and "witness:" in out and "enclosure" in out
     against = ["check-formula", "truncated.mean", P.EQ6_MU1.latex]

@@ -861,7 +861,7 @@ def test_cli_done_when(capsys):
         assert out.startswith("truncated-gaussian.mean: EQUAL"), out
         assert time.perf_counter() - start < LIMIT
     mutant = one_place(TG_MEAN, r"\phi", r"\Phi", 0)
-    assert cli.main(["check-formula", "truncated-gaussian.mean", mutant]) == 0
+    assert cli.main(["check-formula", "truncated-gaussian.mean", mutant]) == 1  # differs
     out = capsys.readouterr().out
     assert "DIFFERS" in out and "witness:" in out
     assert "reproduce  dpcheck eval truncated-gaussian.mean s=" in out
@@ -869,11 +869,11 @@ def test_cli_done_when(capsys):
 
 def test_cli_notation_json_and_against(capsys):
     argv = ["check-formula", "truncated-laplace.mean", one_place(TL_MEAN_REVIEWER, "{2-", "{2+")]
-    assert cli.main([*argv, "--notation", REVIEWER]) == 0
+    assert cli.main([*argv, "--notation", REVIEWER]) == 1  # differs
     out = capsys.readouterr().out
     assert "notation:  \\theta = s, b = lam, l = c0, u = c1" in out
     assert "witness:   \\theta = " in out and ", l = " in out and ", b = " in out
-    assert cli.main([*argv, "--notation", REVIEWER, "--json"]) == 0
+    assert cli.main([*argv, "--notation", REVIEWER, "--json"]) == 1
     data = json.loads(capsys.readouterr().out)
     assert data["verdict"] == "differs" and data["notation"]["\\theta"] == "s"
     assert set(data["witness"]["point"]) == {"\\theta", "l", "u", "b"}

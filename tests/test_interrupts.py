@@ -116,7 +116,7 @@ TARGETS = {
     "verify": Target(
         "verify",
         new=lambda d: [
-            *["verify", "zz2016.lemma6", "--format", "json", "--quiet"],
+            *["verify", "zz2016.lemma6.", "--format", "json", "--quiet"],
             *["--output", str(d / "report.json")],
         ],
         old=lambda d: [

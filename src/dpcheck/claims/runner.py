@@ -22,26 +22,53 @@ class Result:
     verdict: Verdict
 
 
+#: characters that make a pattern a glob (:func:`fnmatch.fnmatchcase`); claim ids have none
+GLOB_CHARS = frozenset("*?[")
+
+
 def select(claims: list[Claim], patterns: Iterable[str]) -> list[Claim]:
-    """Claims matching any pattern: an exact id, a glob ('liu2019.prop1.*'),
-    or a prefix ending at a dot boundary ('liu2019', 'liu2019.appB')."""
+    """The claims any pattern selects, in registry order (README, "Usage"; issue 20).
+
+    * an exact claim id selects that claim alone (``zz2016.prop4.1``, not
+      ``zz2016.prop4.1.proof_identities``);
+    * a glob selects the ids it matches (``'liu2019.prop1.*'``, ``'zz2016.prop4.1*'``);
+    * a pattern ending in a dot selects the ids that start with it (``liu2019.appB.``,
+      ``liu2019.``);
+    * a bare document name, without a dot (``liu2019``), selects the document's
+      claims: a claim id always has a dot (:data:`dpcheck.claims.registry._ID`), so
+      it is never an id itself.
+
+    Anything else (e.g. ``liu2019.appB``, which is no id) is an InputError that
+    names the pattern and how to select the claims below it.
+    """
     patterns = list(patterns)
     if not patterns:
         return list(claims)
     chosen: list[Claim] = []
     for pattern in patterns:
-        hits = [
-            c
-            for c in claims
-            if c.id == pattern
-            or fnmatch.fnmatchcase(c.id, pattern)
-            or c.id.startswith(pattern + ".")
-        ]
+        hits = [c for c in claims if _matches(c.id, pattern)]
         if not hits:
-            raise InputError(f"no claim matches {pattern!r} (see: dpcheck verify --list)")
+            below = [c for c in claims if c.id.startswith(pattern + ".")]
+            hint = (
+                f"; for the {len(below)} claims below it use '{pattern}.' or '{pattern}*'"
+                if below
+                else ""
+            )
+            raise InputError(f"no claim matches {pattern!r}{hint} (see: dpcheck verify --list)")
         chosen += [c for c in hits if c not in chosen]
     order = {c.id: i for i, c in enumerate(claims)}
     return sorted(chosen, key=lambda c: order[c.id])
+
+
+def _matches(claim_id: str, pattern: str) -> bool:
+    """Whether ``pattern`` selects ``claim_id`` (the rules of :func:`select`)."""
+    if GLOB_CHARS & set(pattern):
+        return fnmatch.fnmatchcase(claim_id, pattern)
+    if pattern.endswith("."):
+        return claim_id.startswith(pattern)
+    if "." not in pattern:
+        return claim_id.startswith(pattern + ".")
+    return claim_id == pattern
 
 
 def run_one(claim: Claim) -> Result:

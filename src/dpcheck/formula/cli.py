@@ -6,10 +6,11 @@ reviewer's own symbols (:mod:`dpcheck.formula.notation`) and prints the findings
 in them.  ``--against-latex`` is the older spelling of ``--against``.
 
 Thin, like the rest of the CLI (DESIGN layer 7): parses the arguments, calls
-:func:`dpcheck.formula.check.check_formula`, prints.  Exit code 0 for both
-``equal`` and ``differs`` (each is an answer), 1 for ``undecided``; bad input
-raises :class:`~dpcheck.errors.InputError`, which ``dpcheck.cli.main`` turns
-into one line on stderr and exit code 2.
+:func:`dpcheck.formula.check.check_formula`, prints.  Exit code (issue 20, "CLI
+contracts for CI"): 0 for ``equal``, 1 for ``differs`` or ``undecided`` (so that a
+CI step fails unless the formula is shown equal); bad input raises
+:class:`~dpcheck.errors.InputError`, which ``dpcheck.cli.main`` turns into one
+line on stderr and exit code 2.
 """
 
 from __future__ import annotations
@@ -24,7 +25,8 @@ HELP = (
     "compare a pasted LaTeX formula with a derived quantity of any mechanism"
     " (Liu 2019, eqs (6)-(10), App. B; truncated-gaussian.var, clamped-geometric.mean, ...)"
 )
-EXIT = {"equal": 0, "differs": 0, "undecided": 1}
+#: the exit code of each verdict: only ``equal`` passes (issue 20)
+EXIT = {"equal": 0, "differs": 1, "undecided": 1}
 
 
 def add_parser(sub: Any) -> None:
@@ -55,7 +57,8 @@ def add_parser(sub: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Check the formula and print the answer; the exit code (0 equal/differs, 1 undecided)."""
+    """Check the formula and print the answer; the exit code (:data:`EXIT`: 0 equal, 1 differs
+    or undecided)."""
     result = check_formula(args.quantity, args.latex, args.against_latex, args.notation)
     if args.json:
         print(json.dumps(result.to_dict(), indent=2))
