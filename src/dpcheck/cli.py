@@ -40,6 +40,10 @@ class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> None:  # one line, exit 2
         raise InputError(_cut(message))
 
+    def print_help(self, file=None) -> None:  # type: ignore[no-untyped-def]
+        """As argparse's, but a closed output pipe is not swallowed (``_main``: exit 2)."""
+        (file or sys.stdout).write(self.format_help())
+
 
 #: The longest error message (after ``dpcheck: error: ``, which makes at most 400).
 MESSAGE_CHARS = 380
@@ -58,10 +62,10 @@ def _verify(args: argparse.Namespace) -> int:
     from dpcheck.claims import registry, report, runner
 
     claims = registry.collect(registry.find_proofs_dir(args.proofs))
-    if args.list:
-        print("\n".join(c.id for c in claims))
-        return 0
     chosen = runner.select(claims, args.ids)
+    if args.list:  # the ids the selection would run (all without ids)
+        print("\n".join(c.id for c in chosen))
+        return 0
     out = None if args.output is None else output_file("--output", args.output)
     results = _run_with_progress(runner, chosen, quiet=args.quiet or not sys.stderr.isatty())
     text = report.render(results, args.format)
@@ -205,22 +209,58 @@ def _privacy_text(d: dict) -> str:  # type: ignore[type-arg]
 
 
 def _audit(args: argparse.Namespace) -> int:
-    from dpcheck.numeric import privacy
+    """``dpcheck audit``: exit 1 when a violation is detected (either guide), else 0."""
+    from dpcheck.numeric.names import LIU_NAMES, canonical_mechanism
     from dpcheck.numeric.params import parse_count
     from dpcheck.sampling import audit
 
-    setting = privacy.Setting.parse(args.epsilon, args.sensitivity, args.lower, args.upper)
+    name = canonical_mechanism(args.mechanism)
+    guide = args.guide or ("exact" if name in LIU_NAMES else "blackbox")
     samples = limits.count("audit", "--samples", args.samples, 1)
     seed = parse_count("seed", args.seed, 0, 2**63 - 1)
     confidence = audit.as_confidence(args.confidence)
     show_bar = samples >= 10**7 and sys.stderr.isatty() and not args.json
+    if guide == "exact":
+        return _audit_exact(args, LIU_NAMES, name, samples, seed, confidence, show_bar)
+    from dpcheck import audit_cli
+
+    plan = audit_cli.plan(
+        name, args.epsilon, args.delta, args.sensitivity, args.lower, args.upper, args.scale
+    )
     with _draw_progress(show_bar) as progress:
-        result = audit.audit(
-            args.mechanism, setting, args.scale, samples, seed, confidence, progress
+        result = audit_cli.run(plan, samples, seed, confidence, progress)
+    data = audit_cli.to_dict(plan, result)
+    print(json.dumps(data, indent=2) if args.json else audit_cli.text(plan, result))
+    return 1 if result.exceeds else 0
+
+
+def _audit_exact(  # type: ignore[no-untyped-def]
+    args: argparse.Namespace, liu: dict, name: str, samples: int, seed: int, confidence, bar
+) -> int:
+    """The exact-law guide (:mod:`dpcheck.sampling.audit`): Liu's two mechanisms, pure ε."""
+    from dpcheck.numeric import privacy
+    from dpcheck.numeric.profile import parse_delta
+    from dpcheck.sampling import audit
+
+    if name not in liu:
+        raise InputError(
+            f"--guide exact needs the exact law's event family, known for truncated and bit"
+            f" only, not {shown(args.mechanism)}; use --guide blackbox"
         )
+    if args.delta is not None and parse_delta(args.delta) != 0:
+        raise InputError(
+            f"--delta={shown(args.delta)}: the exact guide audits pure epsilon (Liu 2019,"
+            " Definition 2); use --guide blackbox for an (epsilon, delta) claim"
+        )
+    for option, value in (("--lower", args.lower), ("--upper", args.upper)):
+        if value is None:
+            raise InputError(f"{shown(args.mechanism)} needs {option} (finite bounds c0 < c1)")
+    setting = privacy.Setting.parse(args.epsilon, args.sensitivity, args.lower, args.upper)
+    with _draw_progress(bar) as progress:
+        result = audit.audit(liu[name], setting, args.scale, samples, seed, confidence, progress)
     data = result.to_dict()
     print(json.dumps(data, indent=2) if args.json else _audit_text(data))
-    return 0
+    return 1 if result.exceeds else 0
 
 
 @contextmanager
@@ -462,13 +502,21 @@ def _derive(args: argparse.Namespace) -> int:
 
 
 def _setting_arguments(parser: argparse.ArgumentParser) -> None:
-    """The mechanism and (ε, Δ, [c0, c1], λ) of Definition 2, shared by privacy and audit."""
-    parser.add_argument("mechanism", choices=("truncated", "bit"))
-    parser.add_argument("--epsilon", required=True, help="privacy budget, > 0")
+    """The mechanism, its claim (ε, δ), Δ, [c0, c1] and scale: the arguments of audit."""
+    parser.add_argument(
+        "mechanism",
+        help="any mechanism: laplace, gaussian, geometric, truncated-gaussian, clamped-geometric,"
+        " ...; truncated and bit (Liu 2019)",
+    )
+    parser.add_argument("--epsilon", required=True, help="the claimed epsilon, >= 0")
+    parser.add_argument("--delta", help="the claimed delta in [0, 1) (default 0; blackbox guide)")
     parser.add_argument("--sensitivity", required=True, help="global sensitivity delta1, > 0")
-    parser.add_argument("--lower", required=True, help="lower bound c0")
-    parser.add_argument("--upper", required=True, help="upper bound c1 > c0")
-    parser.add_argument("--scale", help="Laplace scale lambda (default: delta1/epsilon)")
+    parser.add_argument("--lower", help="lower bound c0 (bounded mechanisms)")
+    parser.add_argument("--upper", help="upper bound c1 > c0 (bounded mechanisms)")
+    parser.add_argument(
+        "--scale",
+        help="the base's scale lambda, sigma or b (default delta1/epsilon; Gaussian: required)",
+    )
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -479,10 +527,26 @@ def build_parser() -> argparse.ArgumentParser:
     sub.required = True
 
     v = sub.add_parser("verify", help="give each claim a verdict")
-    v.add_argument("ids", nargs="*", help="claim ids, prefixes or globs (default: all)")
-    v.add_argument("--format", choices=("table", "json", "md", "tex"), default="table")
+    v.add_argument(
+        "ids",
+        nargs="*",
+        help="claim ids (an id selects that claim alone), globs ('liu2019.prop1.*'), prefixes"
+        " ending in a dot ('liu2019.appB.') or document names ('liu2019'); default: all",
+    )
+    from dpcheck.claims.report import FORMATS
+
+    v.add_argument(
+        "--format",
+        choices=FORMATS,
+        default="table",
+        help="table, json (DESIGN.md's contract), md, tex (a LaTeX document), junit (JUnit XML"
+        " for CI: refuted and inconclusive claims are failures) or html (one self-contained"
+        " file)",
+    )
     v.add_argument("--output", help="write the report to this file")
-    v.add_argument("--list", action="store_true", help="print the registered claim ids")
+    v.add_argument(
+        "--list", action="store_true", help="print the ids of the claims selected (default: all)"
+    )
     v.add_argument("--deep", action="store_true", help="run the slower, wider checks too")
     v.add_argument("--proofs", help="the proofs folder (default: ./proofs, found upward)")
     v.add_argument("--quiet", action="store_true", help="no progress bar")
@@ -527,11 +591,20 @@ def build_parser() -> argparse.ArgumentParser:
     pr.set_defaults(func=_privacy)
 
     au = sub.add_parser(
-        "audit", help="empirical privacy audit: sample and bound the privacy loss (Def. 2)"
+        "audit",
+        help="empirical privacy audit: sample and bound the privacy loss; exit 1 on a violation",
     )
     _setting_arguments(au)
-    au.add_argument("--samples", default="1000000", help="draws per side (default 1e6)")
-    au.add_argument("--seed", default="0", help="seed of the two draw streams (default 0)")
+    au.add_argument(
+        "--guide",
+        choices=("exact", "blackbox"),
+        help="choose the event from the exact law (truncated, bit: the default) or from a"
+        " first batch of draws (black box: the default for the others)",
+    )
+    au.add_argument(
+        "--samples", default="1000000", help="draws per side (and pair: black box; default 1e6)"
+    )
+    au.add_argument("--seed", default="0", help="seed of the draw streams (default 0)")
     au.add_argument("--confidence", default="0.95", help="confidence level (default 0.95)")
     au.add_argument("--json", action="store_true")
     au.set_defaults(func=_audit)
@@ -683,7 +756,25 @@ def _main(argv: list[str] | None) -> int:
     except BrokenPipeError:
         _silence_stdout()
         return 2
+    except SystemExit as exc:
+        # argparse's --help swallows the write error and exits 0; rich's
+        # Console.on_broken_pipe exits 1 (the compare verbs): a closed pipe is 2
+        if isinstance(exc.__context__, BrokenPipeError) or _stdout_closed():
+            _silence_stdout()
+            return 2
+        raise
     return code
+
+
+def _stdout_closed() -> bool:
+    """True when flushing stdout fails because its reader has gone away."""
+    try:
+        sys.stdout.flush()
+    except BrokenPipeError:
+        return True
+    except (OSError, ValueError):  # pragma: no cover - another failure: not a closed pipe
+        return False
+    return False
 
 
 def _interrupted() -> int:
