@@ -74,12 +74,12 @@ def exact(value: float) -> str:
     return "inf" if value == np.inf else str(Fraction(float(value)))
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--n", type=int, default=1_000_000, help="float64 points")
     parser.add_argument("--mp-points", type=int, default=200, help="mpmath points")
     parser.add_argument("--only", nargs="*", default=None, help="mechanisms to run")
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
     cases = [(m, "both") for m in MECHANISM_NAMES]
     cases += [(m, "lower") for m in MECHANISM_NAMES if parts(m)[0] in ("truncated", "clamped")]
     if args.only:

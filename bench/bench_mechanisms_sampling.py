@@ -74,10 +74,10 @@ def mechanism_rates(
     return out
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--n", type=int, default=2_000_000, help="draws per timing")
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
     n = args.n
     rng = np.random.default_rng(7)
     s_unit = rng.random(n)
