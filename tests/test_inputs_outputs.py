@@ -242,6 +242,14 @@ def test_a_swallowed_interrupt_still_prevents_the_commit(tmp_path):
         interrupts.restore(previous)
 
 
+def _sigint_default() -> None:
+    """In the child before exec: SIGINT back to its default action.  A shell without job
+    control starts background commands with SIGINT ignored, and a Python started with SIGINT
+    ignored installs no KeyboardInterrupt handler, so these tests would run a different
+    program (``pytest ... &`` from a script, ``nohup``, some CI runners)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 _SWALLOWED = """
 import os, signal, sys, time
 from dpcheck.outputs import interrupts
@@ -271,7 +279,8 @@ def test_an_interrupt_swallowed_by_a_destructor_prints_no_traceback(how, expecte
     ... Traceback".  Installed, the handler stays silent and delivers the interrupt
     again, so the run stops; Python's own hook (the control) prints the traceback."""
     done = subprocess.run(
-        [sys.executable, "-c", _SWALLOWED, how], capture_output=True, text=True, timeout=60
+        [sys.executable, "-c", _SWALLOWED, how], capture_output=True, text=True, timeout=60,
+        preexec_fn=_sigint_default,
     )
     if expected is None:
         assert "Traceback" in done.stderr and "KeyboardInterrupt" in done.stderr
@@ -309,7 +318,7 @@ def test_a_second_interrupt_during_the_exit_is_not_a_death_by_signal(how):
     The old ``run()`` (mutation) exits -2 here."""
     done = subprocess.run(
         [sys.executable, "-c", _SECOND_INTERRUPT, how], capture_output=True, text=True,
-        timeout=60,
+        timeout=60, preexec_fn=_sigint_default,
     )
     assert done.returncode == 130, (done.returncode, done.stderr)
     assert "Traceback" not in done.stderr, done.stderr
