@@ -21,6 +21,7 @@ from pathlib import Path
 import mpmath
 import numpy as np
 import pytest
+from false_alarms import ALARM_LEVEL, binomial_quantile
 
 from dpcheck.cli import main
 from dpcheck.errors import InputError
@@ -467,19 +468,6 @@ def test_no_extra_loss_truncated_wide_sensitivity(eps, delta, upper):
 
 
 # ---------------------------------------------------------------- false alarms
-
-
-def binomial_quantile(k: int, alpha: Fraction, level: Fraction) -> int:
-    """The smallest m with P(Binomial(k, alpha) <= m) >= level, in exact rational arithmetic."""
-    total = Fraction(0)
-    for m in range(k + 1):
-        total += math.comb(k, m) * alpha**m * (1 - alpha) ** (k - m)
-        if total >= level:
-            return m
-    return k
-
-
-ALARM_LEVEL = 1 - Fraction(1, 10**6)
 
 
 def test_false_alarms_bit_atom():

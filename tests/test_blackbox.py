@@ -26,6 +26,7 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
+from false_alarms import ALARM_LEVEL, binomial_quantile
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy import stats
@@ -366,19 +367,6 @@ def test_extreme_scales_no_alarm_at_the_exact_claim(log_step, eps, base):
 
 
 # ---------------------------------------------------------------- false alarms
-
-
-def binomial_quantile(k: int, alpha: Fraction, level: Fraction) -> int:
-    """The smallest m with P(Binomial(k, alpha) <= m) >= level (exact rationals)."""
-    total = Fraction(0)
-    for m in range(k + 1):
-        total += math.comb(k, m) * alpha**m * (1 - alpha) ** (k - m)
-        if total >= level:
-            return m
-    return k
-
-
-ALARM_LEVEL = 1 - Fraction(1, 10**6)
 
 
 @pytest.mark.parametrize(

@@ -15,6 +15,8 @@ commits all of its files or none.
 from __future__ import annotations
 
 import _thread
+import atexit
+import os
 import signal
 import sys
 import threading
@@ -22,6 +24,7 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from types import FrameType
+from typing import NoReturn
 
 STATE = {"interrupted": False, "quiet": False}
 """``interrupted``: a SIGINT arrived; ``quiet``: the run is over, SIGINT only records.
@@ -105,6 +108,27 @@ def ignore() -> None:
         signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
+def exit_now(code: int) -> NoReturn:
+    """End the process with ``code`` now: flush stdout and stderr, run the atexit hooks, exit.
+
+    For an interrupted run.  CPython 3.11 marks a KeyboardInterrupt that escaped code run
+    by ``exec`` or ``eval`` of a string (dataclasses and namedtuple build their methods
+    that way) as unhandled even when it was caught further up (the flag
+    ``_Py_UnhandledKeyboardInterrupt``, set in ``run_eval_code_obj``, which ``exec`` and
+    ``eval`` of a string go through; see CPython gh-128130 on that flag); a
+    ``python -m dpcheck`` run then ends by SIGINT (exit -2) after it returned 130.
+    ``os._exit`` skips that last check; the interpreter's own teardown does nothing else
+    an interrupted run needs (its outputs were already discarded).
+    """
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError):  # a closed pipe or stream: nothing more to say
+            pass
+    atexit._run_exitfuncs()
+    os._exit(code)
+
+
 def interrupted() -> bool:
     """Whether a SIGINT arrived since :func:`install` (even one Python swallowed)."""
     return _state["interrupted"]
@@ -123,4 +147,13 @@ def deferred() -> Iterator[None]:
             signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
 
 
-__all__ = ["STATE", "deferred", "ignore", "install", "interrupted", "restore", "silence_swallowed"]
+__all__ = [
+    "STATE",
+    "deferred",
+    "exit_now",
+    "ignore",
+    "install",
+    "interrupted",
+    "restore",
+    "silence_swallowed",
+]
