@@ -176,8 +176,7 @@ def test_cli_profile(capsys, tmp_path):
         (["--n", "5", "--L", "2", "--q", "0.2", "--delta", "1"], "delta"),
         (["--n", "5", "--L", "2", "--q", "0.7"], "q = 0.7"),
         (["--n", "5", "--L", "2", "--q", "-0.1"], "q = -0.1"),
-        (["--n", "1000", "--L", "2", "--q", "0.2"], "profile limit n <= 206 for L = 2"),
-        (["--n", "50", "--L", "3", "--q", "0.2"], "MAX_FAMILY_WORK"),
+        (["--n", "200000", "--L", "2", "--q", "0.2"], "certified-bound limit n <= 100000"),
         (["--n", "6", "--L", "14", "--q", "0.2"], "profile limit n <= 3 for L = 14"),
         (["--n", "5", "--L", "21", "--q", "0.2"], "ceiling of 20 for krand profile --L"),
     ],
@@ -448,9 +447,9 @@ def test_summary_and_cli_l2(capsys, tmp_path):
                 "krand",
                 "profile",
                 "--n",
-                "30",
+                "3",
                 "--L",
-                "2",
+                "5",
                 "--eps0",
                 "1",
                 "--delta",
@@ -462,6 +461,8 @@ def test_summary_and_cli_l2(capsys, tmp_path):
         )
         == 0
     )
+    # L = 5 above its exhaustive range (n = 2) runs the family H search (L = 2..4 there
+    # have certified bounds instead: tests/test_krand_bounds.py)
     j = json.loads(capsys.readouterr().out)
     assert j["search"]["mode"] == "family" and "ASSUMPTION" in j["approximate"]["assumption"]
     assert (
@@ -469,9 +470,14 @@ def test_summary_and_cli_l2(capsys, tmp_path):
     )
     assert 0 < j["approximate"]["epsilon"] <= j["probabilistic"]["epsilon"] <= j["pure epsilon"]
     assert out.stat().st_size > 0 and "curve" not in j
-    assert main(["krand", "profile", "--n", "30", "--L", "2", "--q", "0.25"]) == 0
+    assert main(["krand", "profile", "--n", "3", "--L", "5", "--q", "0.25"]) == 0
     text = capsys.readouterr().out
     assert "ASSUMPTION" in text and "evidence:" in text and "arb" in text
+    args = ["krand", "profile", "--n", "30", "--L", "2", "--q", "0.25", "--delta", "1e-2"]
+    assert main([*args, "--json"]) == 0
+    j = json.loads(capsys.readouterr().out)
+    assert j["lower"]["epsilon"] <= j["approximate"]["epsilon"] == j["upper"]["epsilon"]
+    assert j["approximate"]["certified by"] == "clone-lemma cover"
 
 
 def test_plot_bad_folder_fails_before_search(capsys):
@@ -732,7 +738,7 @@ def test_l2_labels():
     assert lo <= hi == ap["epsilon"] and hi - lo < 1e-9
     pair = kg.family_pair(8, 2, 7)  # the worst pair: background all on a
     assert kg.exact_delta(pair, F(1, 4), kp._rational_above_exp(lo)) > F(1, 1000)
-    d = kp.summary(30, 2, q="1/4", delta=1e-4)
+    d = kp.summary(3, 5, q="1/4", delta=1e-4)  # family H (L = 2..4: certified bounds)
     ap, pb = d["approximate"], d["probabilistic"]
     assert ap["kind"] == pb["kind"] == "lower bound"
     lo, hi = ap["bracket"]

@@ -177,3 +177,43 @@ def test_the_worked_example_runs_and_matches_the_readme(example):
     ]
     assert path.read_text(encoding="utf-8").rstrip() in body
     assert run.stdout.rstrip() in body
+
+
+def test_krandbounds_block_reads_the_bench_json(tmp_path):
+    row = {
+        "L": 2,
+        "n": 1000,
+        "eps0": 1.0,
+        "delta": 1e-6,
+        "upper / lower": 1.005,
+        "lower": {"epsilon": 0.2330687, "seconds": 0.9},
+        "upper": {
+            "epsilon": 0.2342341,
+            "kind": "upper bound",
+            "seconds": 99.5,
+            "seconds to ratio <= 1.1": 11.2,
+        },
+        "generic shuffle bounds": {
+            "local epsilon eps0 = L log(p/q)": 2.0,
+            "FMT numerical": 0.5455,
+            "FMT closed form": None,
+            "blanket (Bennett)": 2.0,
+            "Wang et al.": 0.3971,
+            "best / upper": 1.695,
+        },
+        "probabilistic": {"epsilon": 0.2933},
+    }
+    report = {
+        "command": "python bench/bench_krand_bounds.py --json k.json",
+        "budget": 600,
+        "settings": [row],
+    }
+    (tmp_path / "k.json").write_text(json.dumps(report))
+    text = "<!-- dpcheck:krandbounds k.json --><!-- /dpcheck:krandbounds -->"
+    out = readme.render(text, REPORT, tmp_path)
+    assert (
+        "| 2 | 1000 | 1 | 1e-06 | 0.2331 | 0.2342 | 1.005 | 11 | 100 | 0.5455 | n/a"
+        " | vacuous | 0.3971 | 1.70 | 0.2933 |"
+    ) in out
+    with pytest.raises(readme.InputError, match="not a bounds JSON"):
+        readme.render(text.replace("k.json", "none.json"), REPORT, tmp_path)

@@ -356,12 +356,29 @@ def _krand(args: argparse.Namespace) -> int:
         from dpcheck.plots.krand import CURVE_DELTAS
 
         curve_deltas = list(CURVE_DELTAS)
-    data = kp.summary(n, L, q=args.q, eps0=args.eps0, delta=args.delta, curve_deltas=curve_deltas)
+    from dpcheck.inputs.numbers import parse_real
+
+    budget = parse_real(
+        "--budget", args.budget, lambda x: 1 <= x <= 86_400, "seconds in [1, 86400]"
+    )
+    with _status(not args.quiet and sys.stderr.isatty()) as progress:
+        data = kp.summary(
+            n,
+            L,
+            q=args.q,
+            eps0=args.eps0,
+            delta=args.delta,
+            curve_deltas=curve_deltas,
+            budget=budget,
+            progress=progress,
+        )
     if plot is not None:
-        from dpcheck.plots.krand import plot_epsilon_curves, plot_general_curves
+        from dpcheck.plots.krand import plot_bounds, plot_epsilon_curves, plot_general_curves
 
         with atomic.transaction() as out, out.writing(plot) as tmp:
-            if data["L"] == 1:
+            if "upper" in data:
+                plot_bounds(tmp, [data])
+            elif data["L"] == 1:
                 top = limits.ceiling("krand profile", "--n").maximum
                 ns = sorted({max(1, data["n"] // 10), data["n"], 10 * data["n"]} - {0})
                 plot_epsilon_curves(tmp, [m for m in ns if m <= top], data["q"])
@@ -372,6 +389,20 @@ def _krand(args: argparse.Namespace) -> int:
     data.pop("curve", None)
     print(json.dumps(data, indent=2) if args.json else _krand_text(data))
     return 0
+
+
+@contextmanager
+def _status(show: bool) -> Iterator[Callable[[str], None] | None]:
+    """A transient rich spinner with the stage and elapsed time (None: no display)."""
+    if not show:
+        yield None
+        return
+    from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
+
+    columns = (SpinnerColumn(), TextColumn("{task.description}"), TimeElapsedColumn())
+    with Progress(*columns, transient=True) as bar:
+        task = bar.add_task("starting", total=None)
+        yield lambda what: bar.update(task, description=what)
 
 
 def _krand_text(d: dict) -> str:  # type: ignore[type-arg]
@@ -397,6 +428,8 @@ def _krand_text(d: dict) -> str:  # type: ignore[type-arg]
             f"  [{_kind_words(pb['kind'])}]  (worst background m = {pb['worst background m']})",
             f"  how: {pb['established']}",
         ]
+    elif "upper" in d:
+        lines += _krand_bounds_text(d)
     else:
         lines += _krand_general_text(d)
     fmt = d["FMT upper bounds"]
@@ -419,6 +452,50 @@ def _krand_text(d: dict) -> str:  # type: ignore[type-arg]
 
 
 _HIST = "report histograms C(n + 2^L - 1, 2^L - 1)"
+
+
+def _krand_bounds_text(d: dict) -> list[str]:  # type: ignore[type-arg]
+    """The L >= 2 lines above the exhaustive range (krand_bounds): the certified upper and
+    the attained lower bound, the generic shuffle bounds and the §3.1 epsilon at the pair."""
+    up, lo, gen, pb = d["upper"], d["lower"], d["generic shuffle bounds"], d["probabilistic"]
+    ratio = d["upper / lower"]
+    lines = [
+        f"approximate (eps, delta): {lo['epsilon']:.10g} <= epsilon <= {up['epsilon']:.10g}"
+        f" at delta = {d['delta']:g}" + (f"  (upper / lower = {ratio:.4g})" if ratio else ""),
+        f"  lower bound, attained by {lo['attained by']}; arb: delta at the lower epsilon"
+        f" > {lo['certified delta at epsilon is above']:.10g} ({lo['seconds']} s)",
+        f"  {up['kind']} ({up['seconds']} s): {up['established']}",
+    ]
+    failed = [t for t in up["tried"] if t["result"] != "settled"]
+    if failed:
+        lines.append(
+            "  not certified: "
+            + "; ".join(f"epsilon = {t['epsilon']:.6g} ({t['result']})" for t in failed)
+        )
+    lines.append(
+        "generic shuffle bounds at eps0 = L ln(p/q) = "
+        f"{gen['local epsilon eps0 = L log(p/q)']:.6g}: "
+        + ", ".join(
+            f"{k} {'n/a' if gen[k] is None else format(gen[k], '.6g')}"
+            for k in (
+                "FMT numerical",
+                "FMT closed form",
+                "blanket (Hoeffding)",
+                "blanket (Bennett)",
+                "Wang et al.",
+            )
+        )
+    )
+    if gen["best / upper"]:
+        lines.append(
+            f"  best generic ({gen['best']}) / certified upper = {gen['best / upper']:.4g}"
+        )
+    if pb["epsilon"] is not None:
+        lines.append(
+            f"probabilistic (eps, delta) of §3.1 at the attained pair: epsilon ="
+            f" {pb['epsilon']:.10g}  [{pb['kind']}]"
+        )
+    return lines
 
 
 def _krand_general_text(d: dict) -> list[str]:  # type: ignore[type-arg]
@@ -650,6 +727,14 @@ def build_parser() -> argparse.ArgumentParser:
         help="write epsilon(delta) curves (png/pdf): L = 1 for n/10, n, 10n; L >= 2 for"
         " n/4, n/2, n",
     )
+    kp_.add_argument(
+        "--budget",
+        default="120",
+        help="seconds for the certified upper bound (L >= 2 above the exhaustive range;"
+        " default 120): the ratio 1.1 to the lower bound is tried first, then tighter ones"
+        " while time remains",
+    )
+    kp_.add_argument("--quiet", action="store_true", help="no progress display")
     kp_.add_argument("--json", action="store_true")
     kp_.set_defaults(func=_krand)
 

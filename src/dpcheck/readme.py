@@ -12,6 +12,10 @@ The README marks each generated region with an opening and a closing comment::
 * ``krand`` (``<!-- dpcheck:krand n=10000 eps0=2 delta=1e-6 -->``): one line of
   ``dpcheck krand profile --L 1`` for that setting (the epsilon, its kind and the
   worst background), computed afresh;
+* ``krandbounds`` (``<!-- dpcheck:krandbounds docs/krand_bounds.json -->``): the table of
+  certified upper and attained lower bounds of multi-bit shuffled K-randomization, with
+  the generic shuffle bounds, from the JSON ``bench/bench_krand_bounds.py --json`` wrote
+  (a 40-minute run, so it is read, not rerun);
 * ``limits`` (``<!-- dpcheck:limits -->``): the table of work ceilings of
   :mod:`dpcheck.inputs.limits`.
 * ``example`` (``<!-- dpcheck:example docs/examples/truncated_gaussian.py -->``):
@@ -42,7 +46,7 @@ from dpcheck.claims.model import Status
 from dpcheck.claims.report import md_from_data
 from dpcheck.errors import InputError
 
-_KINDS = "counts|verdicts|krand|mutation|limits|example"
+_KINDS = "counts|verdicts|krandbounds|krand|mutation|limits|example"
 _BLOCK = re.compile(
     rf"(?P<open><!-- dpcheck:(?P<kind>{_KINDS})(?P<docs>(?: [a-z0-9=._/+-]+)*) -->)"
     r"(?P<body>.*?)"
@@ -141,6 +145,46 @@ def mutation_table(path: Path) -> str:
     return "\n".join(out)
 
 
+def _num(x: float | None, digits: int = 4) -> str:
+    return "n/a" if x is None else f"{x:.{digits}f}"
+
+
+def krand_bounds_table(path: Path) -> str:
+    """The bounds table of a ``bench/bench_krand_bounds.py --json`` file."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        rows = data["settings"]
+    except (OSError, ValueError, KeyError, TypeError):
+        raise InputError(f"bounds report {str(path)!r}: missing or not a bounds JSON") from None
+    head = (
+        "| L | n | eps0 per bit | delta | lower (attained) | upper (certified) | upper / lower"
+        " | s to <= 1.1 | s total | FMT numerical | FMT closed form | blanket (Bennett)"
+        " | Wang et al. | best generic / upper | §3.1 probabilistic at the pair |"
+    )
+    out = [head, "|" + " --- |" * 15]
+    for d in rows:
+        lo, up, gen = d["lower"], d["upper"], d["generic shuffle bounds"]
+        local = gen["local epsilon eps0 = L log(p/q)"]
+
+        def g(name: str, gen: dict = gen, local: float = local) -> str:  # type: ignore[type-arg]
+            v = gen[name]
+            return "n/a" if v is None else ("vacuous" if v >= local * (1 - 1e-9) else _num(v))
+
+        first = up.get("seconds to ratio <= 1.1")
+        kind = "" if up["kind"] == "upper bound" else " (local)"
+        out.append(
+            f"| {d['L']} | {d['n']} | {d['eps0']:.3g} | {d['delta']:.0e} | {_num(lo['epsilon'])}"
+            f" | {_num(up['epsilon'])}{kind} | {d['upper / lower']:.3f}"
+            f" | {'not reached' if first is None else round(first)}"
+            f" | {round(lo['seconds'] + up['seconds'])}"
+            f" | {g('FMT numerical')} | {g('FMT closed form')} | {g('blanket (Bennett)')}"
+            f" | {g('Wang et al.')} | {_num(gen['best / upper'], 2)}"
+            f" | {_num(d['probabilistic']['epsilon'])} |"
+        )
+    out += ["", f"(budget {data['budget']:.0f} s per upper bound: `{data['command']}`)"]
+    return "\n".join(out)
+
+
 def example_block(path: Path) -> str:
     """The source of the example at ``path`` and its output, from running it now."""
     import subprocess
@@ -177,6 +221,9 @@ def render(readme: str, data: dict[str, Any], root: Path = Path(".")) -> str:
                 f"python {target.as_posix()}", f"python {shown_path}"
             )
             return match["open"] + "\n\n" + body + "\n" + match["close"]
+        if match["kind"] == "krandbounds":
+            table = krand_bounds_table(root / match["docs"].strip())
+            return match["open"] + "\n\n" + table + "\n" + match["close"]
         if match["kind"] == "krand":
             return match["open"] + krand_line(match["docs"].split()) + match["close"]
         if match["kind"] == "mutation":

@@ -18,7 +18,7 @@ from functools import partial
 from pathlib import Path
 
 from dpcheck.claims.model import Claim, Verdict
-from dpcheck.derivations import liu2019, mechanisms, privacy, sensitivity, zz2016
+from dpcheck.derivations import krand_shuffle, liu2019, mechanisms, privacy, sensitivity, zz2016
 from dpcheck.derivations.document import Derivation, master, render
 from dpcheck.errors import InputError
 from dpcheck.outputs.atomic import Outputs, transaction
@@ -42,6 +42,7 @@ BUILDERS: dict[str, Callable[[], Derivation]] = {
     "gs-variance": sensitivity.variance,
     "krand-recursions": zz2016.recursions,
     "krand-lemma4-1": zz2016.lemma_4_1,
+    "krand-shuffle-bound": krand_shuffle.derivation,
     # the mechanism algebra (issue 18): every bounding x base but Liu's two
     **mechanisms.builders(),
 }

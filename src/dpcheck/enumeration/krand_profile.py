@@ -54,7 +54,7 @@ as an independent cross-check of delta at the printed epsilon.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 
@@ -468,6 +468,8 @@ def summary(
     eps0: object = None,
     delta: object = 1e-6,
     curve_deltas: Sequence[float] | None = None,
+    budget: float = 120.0,
+    progress: Callable[[str], None] | None = None,
 ) -> dict:  # type: ignore[type-arg]
     """Everything `dpcheck krand profile` prints (§3, §3.1, §4; FMT for comparison).
 
@@ -492,8 +494,19 @@ def summary(
         "local RR epsilon": L * e0,
     }
     if L != 1:
+        from dpcheck.enumeration import krand_bounds as kb
+        from dpcheck.enumeration import krand_profile_general as kg
+
+        if n > kg.EXHAUSTIVE_N.get(L, 0) and L <= kb.MAX_L:
+            out.update(_summary_bounds(n, L, q, eps0, d, budget, progress))
+            return out
         q_exact = as_q(q) if q is not None else Fraction(str(qf))
         out.update(_summary_general(n, L, q_exact, d, curve_deltas))
+        pb = out["probabilistic"]
+        if pb["kind"] == "lower bound" and pb["epsilon"] > out["pure epsilon"]:
+            # a float quantile of log P/Q rounded above its exact maximum L log(p/q)
+            # (zz2016.sec3.max_ratio): the maximum is the larger lower bound
+            pb["epsilon"] = out["pure epsilon"]
         return out
     out["approximate"], out["probabilistic"] = l1_epsilons(n, lie_from(q, eps0), d)
     _add_fmt(out, n, e0, d)
@@ -748,6 +761,46 @@ def _summary_general(
             "approximate": [w.epsilon for w in prof.approximate[1:]],
             "probabilistic": [w.epsilon for w in prof.probabilistic[1:]],
         }
+    return out
+
+
+def _summary_bounds(
+    n: int,
+    L: int,
+    q: object,
+    eps0: object,
+    d: float,
+    budget: float,
+    progress: Callable[[str], None] | None,
+) -> dict:  # type: ignore[type-arg]
+    """L = 2..4 above the exhaustive range: the certified bounds of :mod:`krand_bounds`."""
+    from dpcheck.enumeration import krand_bounds as kb
+
+    top = kb.MAX_N[L]
+    if n > top:
+        raise InputError(
+            f"n = {n} is above the certified-bound limit n <= {top} for L = {L}"
+            " (evaluator time and memory grow with n^(L/2))"
+        )
+    lie = lie_from(q, eps0)
+    out = kb.summary_bounds(n, L, lie, d, budget, progress)
+    ap = {
+        "epsilon": out["upper"]["epsilon"],
+        "kind": "upper bound",
+        "certified by": "clone-lemma cover"
+        if out["upper"]["kind"] == "upper bound"
+        else "local epsilon (post-processing)",
+        "established": out["upper"]["established"],
+        "bracket": [out["lower"]["epsilon"], out["upper"]["epsilon"]],
+        "worst pair": out["lower"]["attained by"],
+        "upper / lower": out["upper / lower"],
+    }
+    out["approximate"] = ap
+    one = epsilon_at_delta(n, lie.float, d) if n <= 2000 else None
+    if one is not None:
+        out["L = 1 epsilon at the same n, q"] = one.epsilon
+    _add_fmt(out, n, L * math.log((1 - lie.float) / lie.float), d)
+    out["FMT note"] = "bounds for an (L*eps0)-LDP randomizer, shuffled: upper bounds here too"
     return out
 
 

@@ -8,7 +8,10 @@ within its work limit, else a grid search marked as a lower bound), beside the p
 epsilon log(p/q) of one bit.
 :func:`plot_general_curves` — L >= 2: approximate and probabilistic epsilon(delta) for
 n/4, n/2 and n (:mod:`dpcheck.enumeration.krand_profile_general`), beside L log(p/q).
-:func:`write_readme_figures` — the two figures of docs/figures.
+:func:`plot_bounds` — L >= 2 at large n: the certified upper and attained lower bound of
+:mod:`dpcheck.enumeration.krand_bounds` per setting, beside the generic shuffle bounds of
+:mod:`dpcheck.enumeration.shuffle_generic` (README's figure, from docs/krand_bounds.json).
+:func:`write_readme_figures` — the figures of docs/figures.
 """
 
 from __future__ import annotations
@@ -185,13 +188,26 @@ def plot_general_curves(
     return out
 
 
+def plot_bounds_file(path: str | Path, report: str | Path = "docs/krand_bounds.json") -> Path:
+    """:func:`plot_bounds` of every setting of a ``bench/bench_krand_bounds.py --json`` file."""
+    import json
+
+    try:
+        settings = json.loads(Path(report).read_text(encoding="utf-8"))["settings"]
+    except (OSError, ValueError, KeyError, TypeError):
+        raise InputError(f"bounds report {str(report)!r}: missing or not a bounds JSON") from None
+    return plot_bounds(path, settings)
+
+
 def write_readme_figures(folder: str | Path = "docs/figures") -> list[Path]:
-    """docs/figures/krand_heatmap.png (n = 40, q = 1/4) and krand_epsilon_curves.png
-    (L = 1, eps0 = 1, n = 10 .. 1e5, with the L = 2, n = 100 curve)."""
+    """docs/figures/krand_heatmap.png (n = 40, q = 1/4), krand_epsilon_curves.png
+    (L = 1, eps0 = 1, n = 10 .. 1e5, with the L = 2, n = 100 curve) and krand_bounds.png
+    (from docs/krand_bounds.json)."""
     base = Path(folder)
     heat = plot_log_ratio_heatmap(base / "krand_heatmap.png", 40, "1/4")
     curves = plot_readme_curves(base / "krand_epsilon_curves.png")
-    return [heat, curves]
+    bounds = plot_bounds_file(base / "krand_bounds.png", base.parent / "krand_bounds.json")
+    return [heat, curves, bounds]
 
 
 def plot_readme_curves(
@@ -237,6 +253,69 @@ def plot_readme_curves(
     )
     ax.grid(True, which="major", alpha=0.3)
     ax.legend(fontsize=7.5, loc="upper right", ncol=2)
+    fig.tight_layout()
+    fig.savefig(out, dpi=130)
+    plt.close(fig)
+    return out
+
+
+GENERIC_MARKERS = {
+    "FMT numerical": "v",
+    "FMT closed form": "^",
+    "blanket (Bennett)": "s",
+    "Wang et al.": "D",
+}
+
+
+def plot_bounds(path: str | Path, settings: Sequence[dict]) -> Path:  # type: ignore[type-arg]
+    """One column per setting (``dpcheck krand profile --json`` outputs with "upper"): the
+    interval [lower, upper] on epsilon(delta), and each generic bound at eps0 = L log(p/q)
+    as a marker (those above the local epsilon are clipped to it: vacuous)."""
+    if not settings:
+        raise InputError("plot_bounds: no settings to draw")
+    plt = _pyplot()
+    out = _target(path)
+    fig, ax = plt.subplots(figsize=(max(5.0, 0.9 * len(settings) + 2.5), 4.8))
+    xs = np.arange(len(settings))
+    for x, d in zip(xs, settings, strict=True):
+        lo, up = d["lower"]["epsilon"], d["upper"]["epsilon"]
+        ax.plot(
+            [x, x],
+            [lo, up],
+            color="k",
+            lw=6,
+            solid_capstyle="butt",
+            label="dpcheck: [lower, certified upper]" if x == 0 else None,
+        )
+        gen = d["generic shuffle bounds"]
+        local = gen["local epsilon eps0 = L log(p/q)"]
+        for i, (name, marker) in enumerate(GENERIC_MARKERS.items()):
+            value = gen.get(name)
+            if value is None:
+                continue
+            ax.plot(
+                x + 0.12 * (i - 1.5),
+                min(value, local),
+                marker=marker,
+                ls="none",
+                color=f"C{i}",
+                ms=6,
+                label=name if x == 0 else None,
+            )
+    ax.set_xticks(xs)
+    ax.set_xticklabels(
+        [f"L={d['L']}\nn={d['n']}\neps0={d['eps0']:.3g}\ndelta={d['delta']:.0e}" for d in settings],
+        fontsize=7,
+    )
+    ax.set_yscale("log")
+    ax.set_ylabel("epsilon(delta) of the shuffled histogram (nats, log scale)")
+    ax.set_title(
+        "Multi-bit K-randomization: certified bounds vs generic shuffle bounds\n"
+        "(generic bounds at the local epsilon L ln(p/q); markers clipped to it)",
+        fontsize=9,
+    )
+    ax.grid(True, which="both", axis="y", alpha=0.3)
+    ax.legend(fontsize=7, loc="upper left")
     fig.tight_layout()
     fig.savefig(out, dpi=130)
     plt.close(fig)

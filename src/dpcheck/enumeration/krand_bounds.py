@@ -1,0 +1,427 @@
+"""Certified epsilon(delta) of multi-bit shuffled K-randomization: an upper and a lower bound.
+
+Zhilyaev and Zeber (2016) §2.2, §3, §3.1; the derivation is
+``derivations/krand-shuffle-bound.tex`` (:mod:`dpcheck.derivations.krand_shuffle`).
+
+* **Lower bound** (:func:`lower_bound`): attained by an explicit neighbouring pair.  The
+  candidates are the *pure* backgrounds, all n - 1 other users on one vector of an
+  extreme class (|x_B| in {0, h}, |x_N| in {0, L - h}) for each Hamming distance h, whose
+  N-experiment is the exact experiment (the cell histogram is sufficient there), and for
+  the changed user flipping every bit, the backgrounds with j users on the flipped vector
+  and the rest on the unflipped one (small j).  The best one's epsilon is found in floats,
+  lowered by a margin, and certified: a certified *lower* bound on its delta exceeds delta
+  there (:func:`krand_single.delta_single` / :meth:`krand_multi.PairArrays.delta_lower`).
+* **Upper bound** (:func:`upper_bound`): epsilon* such that, for every h = 1..L,
+  :class:`krand_cover.Cover` settles every composition of the background at epsilon*
+  (delta(epsilon*) <= delta for every neighbouring pair); tried at the lower bound times
+  1.1 first, then at tighter ratios (down to 1.005) while they settle and time remains, or
+  at looser ones until one settles; the local epsilon L log(p/q) when none does.
+
+Both are labelled: ``lower`` is "attained" (certified lower bound on the worst case),
+``upper`` is "certified" (upper bound over every pair).
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from dpcheck.enumeration import krand_multi as km
+from dpcheck.enumeration import krand_single as ks
+from dpcheck.enumeration.krand_cells import nclone_system, orbit_system  # noqa: F401
+from dpcheck.enumeration.krand_cover import Cover, CoverResult
+from dpcheck.enumeration.krand_l1_exact import LieProbability
+
+#: The upper bound is first tried at lower * TARGET_RATIO, then at TIGHTER ratios while they
+#: certify, or at LOOSER ones until one does.
+TARGET_RATIO = 1.1
+TIGHTER = (1.05, 1.03, 1.02, 1.01, 1.005)
+LOOSER = (1.15, 1.2, 1.3, 1.5, 2.0, 3.0)
+#: Near-vertex backgrounds scanned for the lower bound (users on the flipped vector).
+NEAR_VERTEX = (1, 2, 3, 4, 6, 8)
+
+
+def bits_of(L: int, h: int, u: int, v: int) -> str:
+    """The vector 1^u 0^(h-u) | 1^v 0^(L-h-v) as a bit string (B positions first)."""
+    return "1" * u + "0" * (h - u) + "1" * v + "0" * (L - h - v)
+
+
+@dataclass
+class Pair:
+    """A neighbouring pair: the changed user holds a = 0 in x and b in x'; the background
+    is ``counts`` users on each vector of ``vectors``."""
+
+    L: int
+    h: int
+    vectors: tuple[str, ...]
+    counts: tuple[int, ...]
+
+    def describe(self) -> str:
+        a = "0" * self.L
+        b = "1" * self.h + "0" * (self.L - self.h)
+        bg = ", ".join(f"{c} x {v}" for v, c in zip(self.vectors, self.counts, strict=False) if c)
+        return f"x: changed user holds {a}, x': holds {b}; background of {sum(self.counts)}: {bg}"
+
+
+@dataclass
+class Lower:
+    epsilon: float
+    float_epsilon: float
+    pair: Pair
+    delta_lower_at_epsilon: float
+    candidates: dict[str, float | str]
+    seconds: float
+    how: str
+
+
+@dataclass
+class Upper:
+    epsilon: float | None
+    ratio: float | None
+    certificates: dict[int, CoverResult] = field(default_factory=dict)
+    #: (epsilon, result, seconds since the upper bound started when that attempt ended)
+    tried: list[tuple[float, str, float]] = field(default_factory=list)
+    seconds: float = 0.0
+    how: str = ""
+
+
+def _bisect(
+    delta_of: Callable[[float], float], delta: float, hi: float, tol: float = 1e-10
+) -> float:
+    """Smallest eps in [0, hi] with delta_of(eps) <= delta (delta_of nonincreasing)."""
+    if delta_of(0.0) <= delta:
+        return 0.0
+    lo = 0.0
+    if delta_of(hi) > delta:
+        return hi
+    while hi - lo > tol * max(hi, 1e-6):
+        mid = (lo + hi) / 2
+        if delta_of(mid) <= delta:
+            hi = mid
+        else:
+            lo = mid
+    return hi
+
+
+def pure_epsilon_bound(L: int, lie: LieProbability) -> float:
+    """L log(p/q): the local epsilon, an upper bound on every shuffled epsilon."""
+    q = lie.float
+    return L * math.log((1 - q) / q)
+
+
+def _certify_lower(
+    delta_lower: Callable[[float], float], eps_float: float, delta: float
+) -> tuple[float, float]:
+    """The largest eps on a ladder below eps_float whose certified delta lower bound exceeds
+    delta: (eps, that lower bound)."""
+    for rel in (1e-9, 1e-8, 1e-7, 1e-6, 1e-5, 1e-4, 1e-3):
+        eps = eps_float * (1 - rel)
+        d = delta_lower(eps)
+        if d > delta:
+            return eps, d
+    return 0.0, 1.0
+
+
+def lower_bound(L: int, n: int, lie: LieProbability, delta: float) -> Lower:
+    """A certified lower bound on epsilon(delta), attained by an explicit pair (module doc).
+
+    Candidates are tried in turn; one whose delta at the best epsilon so far is already
+    <= delta cannot beat it and is not searched further (recorded as "<= best")."""
+    start = time.perf_counter()
+    top = pure_epsilon_bound(L, lie)
+    cands: list[tuple[str, Callable[[float], float], Callable[[float], float], Pair]] = []
+    for h in range(L, 0, -1):
+        cells = orbit_system(L, h, lie)
+        Lp = L - h
+        for c in ((0, 0), (0, Lp)) if Lp else ((0, 0),):
+            g = cells.clone_law(c)
+            if Lp:
+                if min(cells.shape) != 2:
+                    continue  # mode two needs a coordinate with two values
+                g2 = g.reshape(h + 1, Lp + 1)
+                law: ks.Law = ks.ProductLaw(
+                    ks.CloneLaw.of(g2.sum(axis=1)), ks.CloneLaw.of(g2.sum(axis=0))
+                )
+            else:
+                law = ks.CloneLaw.of(g)
+            up = lambda e, cells=cells, law=law: ks.delta_single(cells, law, n - 1, e)  # noqa: E731
+            lowf = lambda e, cells=cells, law=law: ks.delta_single(cells, law, n - 1, e, lower=True)  # noqa: E731
+            pair = Pair(L, h, (bits_of(L, h, c[0], c[1]),), (n - 1,))
+            cands.append((f"h={h}, background {bits_of(L, h, c[0], c[1])}", up, lowf, pair))
+        if h == L and orbit_system(L, L, lie).size <= 4:
+            # near-vertex backgrounds of the flip-every-bit pair (exact two-law experiments)
+            la = km.natural_law(cells.clone_law((0, 0)))
+            lb = km.natural_law(cells.clone_law((L, 0)))
+            for j in NEAR_VERTEX:
+                if j >= n - 1:
+                    break
+                parts = ((n - 1 - j, la), (j, lb))
+                up = lambda e, cells=cells, parts=parts: km.pair_arrays(cells, parts).delta(e)  # noqa: E731
+                def lowf(e, cells=cells, parts=parts):
+                    return km.pair_arrays(cells, parts).delta_lower(
+                                    e
+                                )  # noqa: E731
+                pair = Pair(L, L, ("0" * L, "1" * L), (n - 1 - j, j))
+                cands.append(
+                    (f"h={L}, background {n - 1 - j} x {'0' * L} + {j} x {'1' * L}", up, lowf, pair)
+                )
+    best_eps, best = -1.0, None
+    found: dict[str, float | str] = {}
+    for name, up, lowf, pair in cands:
+        try:
+            if best is not None and up(best_eps) <= delta:
+                found[name] = "<= best"
+                continue
+            eps = (
+                _bisect(up, delta, top)
+                if best is None
+                else _bisect_from(up, delta, best_eps, top)
+            )
+        except ks.TooLarge:
+            found[name] = "too large to evaluate (skipped)"
+            continue
+        found[name] = eps
+        if eps > best_eps:
+            best_eps, best = eps, (name, up, lowf, pair)
+    if best is None:
+        raise ks.TooLarge(f"L = {L}, n = {n}: no lower-bound candidate is within the work limit")
+    name, up, lowf, pair = best
+    eps, dlow = _certify_lower(lowf, best_eps, delta)
+    how = (
+        f"attained by the explicit pair below: its delta at this epsilon is > {dlow:.6g} > delta"
+        " (a certified lower bound: floats with error bounds; for a pure or two-vector"
+        " background of extreme vectors the cell histogram is sufficient, so the N-experiment"
+        " is the exact experiment); candidates: the pure backgrounds on the extreme vectors 0^L"
+        " and 0^h 1^(L-h) for every Hamming distance h, and the flip-every-bit pair with"
+        f" {', '.join(str(j) for j in NEAR_VERTEX)} users moved to the flipped vector"
+    )
+    return Lower(eps, best_eps, pair, dlow, found, time.perf_counter() - start, how)  # type: ignore[arg-type]
+
+
+def _bisect_from(delta_of: Callable[[float], float], delta: float, lo: float, hi: float) -> float:
+    """As :func:`_bisect` knowing delta_of(lo) > delta."""
+    if delta_of(hi) > delta:
+        return hi
+    while hi - lo > 1e-10 * max(hi, 1e-6):
+        mid = (lo + hi) / 2
+        if delta_of(mid) <= delta:
+            hi = mid
+        else:
+            lo = mid
+    return hi
+
+
+def certify_at(
+    L: int, n: int, lie: LieProbability, delta: float, eps: float, max_seconds: float = math.inf
+) -> tuple[bool, dict[int, CoverResult], str]:
+    """Whether delta(eps) <= delta over every pair: a :class:`Cover` per h, h = L first."""
+    results: dict[int, CoverResult] = {}
+    start = time.perf_counter()
+    for h in range(L, 0, -1):
+        left = max_seconds - (time.perf_counter() - start)
+        res = Cover(L, h, lie, n, delta, eps).run(max_seconds=max(left, 1.0))
+        results[h] = res
+        if not res.ok:
+            why = "time budget" if res.out_of_budget else f"composition {res.failed} not settled"
+            return False, results, f"h={h}: {why}"
+    return True, results, "settled"
+
+
+def upper_bound(
+    L: int,
+    n: int,
+    lie: LieProbability,
+    delta: float,
+    lower: float,
+    max_seconds: float = 600.0,
+    progress: Callable[[str], None] | None = None,
+) -> Upper:
+    """The smallest lower * ratio certified by :func:`certify_at` within the time budget:
+    ratio 1.1 first, then tighter ratios while they certify (down to 1.005) and the last
+    attempt's time still fits in the budget, looser ones while 1.1 does not (up to the local
+    epsilon)."""
+    start = time.perf_counter()
+    up = Upper(None, None)
+    top = pure_epsilon_bound(L, lie)
+
+    last = [0.0]
+
+    def attempt(r: float, optional: bool = False) -> bool:
+        eps = lower * r
+        if eps >= top:
+            up.tried.append((top, "the local epsilon", time.perf_counter() - start))
+            return False
+        left = max_seconds - (time.perf_counter() - start)
+        if left <= 1.0 or (optional and last[0] > left):
+            up.tried.append((eps, "time budget", time.perf_counter() - start))
+            return False
+        began = time.perf_counter()
+        if progress:
+            progress(f"certifying epsilon = {eps:.6g} (lower x {r:g})")
+        ok, certs, why = certify_at(L, n, lie, delta, eps, left)
+        up.tried.append((eps, why, time.perf_counter() - start))
+        last[0] = time.perf_counter() - began
+        if ok and (up.epsilon is None or eps < up.epsilon):
+            up.epsilon, up.ratio, up.certificates = eps, r, certs
+        return ok
+
+    if attempt(TARGET_RATIO):
+        for r in TIGHTER:
+            if not attempt(r, optional=True):
+                break
+    else:
+        for r in LOOSER:
+            if attempt(r) or lower * r >= top:
+                break
+    if up.epsilon is None:
+        up.epsilon, up.ratio = top, top / lower if lower > 0 else None
+        up.how = (
+            "the local epsilon L log(p/q) (shuffling is a post-processing of the local reports)"
+        )
+    else:
+        boxes = sum(c.boxes for c in up.certificates.values())
+        settled = sum(len(c.settled) for c in up.certificates.values())
+        tools: dict[str, int] = {}
+        for c in up.certificates.values():
+            for s in c.settled:
+                k = s.tool.split(" of class")[0]
+                tools[k] = tools.get(k, 0) + 1
+        up.how = (
+            "for every Hamming distance h = 1..L, every composition of the other n - 1 users over"
+            " the classes (|x_B|, |x_N|) lies in one of "
+            f"{settled} boxes ({boxes} examined), each settled at this epsilon by a certified"
+            " bound on delta (the clone lemma with orbit or N-clone cells; tools "
+            + ", ".join(f"{k}: {v}" for k, v in sorted(tools.items()))
+            + "); so delta(epsilon) <= delta for every neighbouring pair"
+        )
+    up.seconds = time.perf_counter() - start
+    return up
+
+
+def probabilistic_at(pair: Pair, lie: LieProbability, delta: float) -> float | None:
+    """The §3.1 probabilistic epsilon at the pair (floats), where the cells allow (<= 4)."""
+    cells = orbit_system(pair.L, pair.h, lie)
+    if cells.size > 4 or pair.L != pair.h:
+        return None
+    from dpcheck.enumeration.krand_profile_general import LossCurve  # noqa: PLC0415
+
+    parts = []
+    for v, c in zip(pair.vectors, pair.counts, strict=False):
+        u = v.count("1")
+        parts.append((c, km.natural_law(cells.clone_law((u, 0)))))
+    pa = km.pair_arrays(cells, tuple((c, law) for c, law in parts if c > 0))
+    a, b = LossCurve.both(pa.P0, pa.P1)
+    return max(a.eps_prob(delta), b.eps_prob(delta))
+
+
+def bounds(
+    L: int,
+    n: int,
+    lie: LieProbability,
+    delta: float,
+    max_seconds: float = 600.0,
+    progress: Callable[[str], None] | None = None,
+) -> tuple[Lower, Upper]:
+    """Both bounds (module doc); ``max_seconds`` is the upper bound's budget (the lower
+    bound's candidate list is fixed)."""
+    if progress:
+        progress("lower bound: pure and near-pure backgrounds")
+    lo = lower_bound(L, n, lie, delta)
+    up = upper_bound(L, n, lie, delta, lo.epsilon, max_seconds=max_seconds, progress=progress)
+    return lo, up
+
+
+def as_json(lo: Lower, up: Upper) -> dict:  # type: ignore[type-arg]
+    """The "upper" and "lower" entries of ``dpcheck krand profile --json``."""
+    ratio = up.epsilon / lo.epsilon if (up.epsilon and lo.epsilon) else None
+    return {
+        "lower": {
+            "epsilon": lo.epsilon,
+            "kind": "lower bound",
+            "attained by": lo.pair.describe(),
+            "float epsilon at the pair": lo.float_epsilon,
+            "certified delta at epsilon is above": lo.delta_lower_at_epsilon,
+            "candidates": lo.candidates,
+            "established": lo.how,
+            "seconds": round(lo.seconds, 2),
+        },
+        "upper": {
+            "epsilon": up.epsilon,
+            "kind": "upper bound" if up.certificates else "upper bound (local epsilon)",
+            "established": up.how,
+            "tried": [
+                {
+                    "epsilon": e,
+                    "ratio to lower": e / lo.epsilon,
+                    "result": w,
+                    "seconds so far": round(t, 2),
+                }
+                for e, w, t in up.tried
+            ],
+            "seconds to ratio <= 1.1": next(
+                (
+                    round(t, 2)
+                    for e, w, t in up.tried
+                    if w == "settled" and e <= TARGET_RATIO * lo.epsilon * (1 + 1e-12)
+                ),
+                None,
+            ),
+            "boxes per h": {str(h): len(c.settled) for h, c in up.certificates.items()},
+            "evaluations": sum(c.evaluations for c in up.certificates.values()),
+            "seconds": round(up.seconds, 2),
+        },
+        "upper / lower": ratio,
+    }
+
+
+#: L handled by the certified bounds (single-law cells <= 5; multi-law cells <= 4).
+MAX_L = 4
+#: Largest n per L for the certified bounds (time and memory of the evaluators).
+MAX_N = {2: 100_000, 3: 20_000, 4: 5_000}
+
+
+def summary_bounds(
+    n: int,
+    L: int,
+    lie: LieProbability,
+    delta: float,
+    budget: float = 600.0,
+    progress: Callable[[str], None] | None = None,
+    family_lower: tuple[float, str] | None = None,
+) -> dict:  # type: ignore[type-arg]
+    """The L >= 2 entries of ``dpcheck krand profile`` above the exhaustive range: the
+    certified upper and the attained lower bound, the §3.1 epsilon at the attained pair, the
+    generic shuffle bounds at eps0 = L log(p/q) and the gain over the best of them."""
+    from dpcheck.enumeration import shuffle_generic as sg  # noqa: PLC0415
+
+    lo, up = bounds(L, n, lie, delta, max_seconds=budget, progress=progress)
+    out = as_json(lo, up)
+    if family_lower is not None and family_lower[0] > lo.epsilon:
+        out["lower"]["family H search"] = {"epsilon": family_lower[0], "pair": family_lower[1]}
+    local = pure_epsilon_bound(L, lie)
+    if progress:
+        progress("generic shuffle bounds")
+    gen = sg.generic_bounds(n, local, delta)
+    name, best = sg.best_generic(gen)
+    out["generic shuffle bounds"] = {
+        "local epsilon eps0 = L log(p/q)": local,
+        **gen,
+        "best": name,
+        "best / upper": best / up.epsilon if up.epsilon else None,
+        "note": "upper bounds for every eps0-LDP randomizer shuffled among n users"
+        " (shuffle_generic); K-randomization is one, so each is also an upper bound here",
+    }
+    prob = probabilistic_at(lo.pair, lie, delta)
+    out["probabilistic"] = {
+        "epsilon": prob,
+        "kind": "lower bound" if prob is not None else "not computed",
+        "established": "§3.1 quantile of the privacy loss at the attained pair (floats); no upper"
+        " bound: the probabilistic epsilon is not monotone under post-processing, so the clone"
+        " lemma does not bound it"
+        if prob is not None
+        else "the attained pair's cells exceed the multi-law evaluator (4 cells)",
+        "worst pair": lo.pair.describe(),
+    }
+    return out

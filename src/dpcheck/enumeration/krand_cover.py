@@ -1,0 +1,480 @@
+"""Certify delta(eps) <= delta over every background: branch and bound over compositions.
+
+For one Hamming distance h (:mod:`dpcheck.enumeration.krand_cells`: a = 0, b = 1^h 0^(L-h)
+up to symmetry), a background is a composition m of the n - 1 other users over the
+classes (u, v).  :class:`Cover` splits the simplex of compositions into boxes
+lo <= m <= hi and settles each box with one *tool*, a certified upper bound on delta at
+eps valid for every composition in the box; a box no tool settles is halved along its
+widest class.  ``Cover.run`` returns the settled boxes (the certificate), or the first
+single composition no tool settles.
+
+The tools (each the clone lemma with a choice of components, then an evaluator):
+
+* ``single`` (orbit cells, one clone law phi): a class-c user is a phi-clone with
+  probability theta_c = min gamma_c/phi (:meth:`Cells.theta`).  The clone count M is a sum
+  of independent Bernoullis, stochastically smallest in the box when the users free to
+  move sit in the classes of least theta; delta_N is nonincreasing in M (adding a clone
+  is a post-processing), so E delta_N(M) <= sum over blocks [m_i, m_(i+1)) of
+  P(M in block) delta_N(m_i) + P(M < m_0) (:func:`block_bound`).
+* ``nclone`` (h < L): the same with the N-clone cells (h + 1 cells).
+* ``multi`` (cells <= 4): each class keeps its own law gamma_c/lambda_c (the extreme
+  classes, lambda = 1, exactly; the others merged into one law phi_mid with their
+  theta); counts at the box's lower corner (every composition of the box contains it: the
+  extra users are revealed, which can only increase delta), rounded down to a grid
+  (monotone again); the mid count by blocks.
+
+delta_N is evaluated by :mod:`krand_single` or :mod:`krand_multi`, both certified upper
+bounds; cached by (tool, law, counts).
+"""
+
+from __future__ import annotations
+
+import heapq
+import math
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from dpcheck.enumeration import krand_common_n as cn
+from dpcheck.enumeration import krand_multi as km
+from dpcheck.enumeration import krand_single as ks
+from dpcheck.enumeration.krand_cells import Cells, nclone_system, orbit_system
+from dpcheck.enumeration.krand_l1_exact import LieProbability
+from dpcheck.enumeration.krand_tables import binom_table
+
+#: Levels (cumulative probabilities) at which the clone count's law is cut into blocks.
+LEVELS = (1e-10, 1e-7, 1e-5, 1e-4, 1e-3, 0.01, 0.05, 0.15, 0.3, 0.5, 0.7)
+#: Coarser levels for the multi-law tool (each block costs a convolution).
+MULTI_LEVELS = (1e-10, 1e-4, 0.01, 0.1, 0.35)
+
+
+def ladder_down(x: int, step: float = 1 / 64) -> int:
+    """The largest value <= x of the ladder 0..32 then 32 (1 + step)^k (rounded down):
+    counts are rounded down to it so that nearby boxes share evaluations (delta_N is
+    nonincreasing in every count, so rounding down is safe)."""
+    if x <= 32:
+        return x
+    k = math.floor(math.log(x / 32) / math.log1p(step))
+    v = math.floor(32 * (1 + step) ** k)
+    while v > x:
+        k -= 1
+        v = math.floor(32 * (1 + step) ** k)
+    return max(v, 32)
+
+
+#: The common-N tool takes its random counts at lower quantiles of this total probability
+#: (times delta), which it adds to its bound.
+TAU_QUANTILE = 1e-3
+
+
+def _sphere_n(orbit: Cells, v: int) -> list:  # type: ignore[type-arg]
+    """g_1(v): the one N-bit's law from a vector with N-bit v (L - h = 1), arb."""
+    from dpcheck.enumeration.krand_cells import Lie, sphere_measure  # noqa: PLC0415
+
+    return sphere_measure(orbit.L - orbit.h, v, Lie(orbit.lie))
+
+
+def bernoulli_sum_pmf(groups: Sequence[tuple[int, float]]) -> np.ndarray:
+    """pmf of sum_i Bin(m_i, theta_i) (floats; used only to cut blocks, whose probabilities
+    are then bounded by :func:`block_bound`'s rigorous tail terms)."""
+    pmf = np.ones(1)
+    for m, t in groups:
+        if m == 0:
+            continue
+        if t >= 1.0:
+            part = np.zeros(m + 1)
+            part[m] = 1.0
+        elif t <= 0.0:
+            part = np.zeros(m + 1)
+            part[0] = 1.0
+        else:
+            tab = binom_table(m, t)
+            part = np.zeros(m + 1)
+            part[tab.lo : tab.hi + 1] = tab.f
+        pmf = np.convolve(pmf, part)
+    return pmf
+
+
+def block_bound(
+    groups: Sequence[tuple[int, float]],
+    value: Callable[[int], float],
+    stop: float,
+    levels: Sequence[float] = LEVELS,
+) -> float:
+    """Upper bound on E f(M), M = sum Bin(m_i, theta_i), f nonincreasing in M with f <= 1.
+
+    Blocks [c_j, c_(j+1)) between the ``levels`` quantiles: E f(M) <= P(M < c_0) +
+    sum_j P(M in block j) f(c_j).  The float pmf's masses are inflated by a relative 1e-9
+    (its rounding) and the block probabilities by its tail; stops early above ``stop``.
+    """
+    pmf = bernoulli_sum_pmf(groups)
+    tail_err = 1e-12 * len(groups)
+    cdf = np.cumsum(pmf)
+    cuts = sorted({int(np.searchsorted(cdf, lv)) for lv in levels})
+    total = (float(cdf[cuts[0] - 1]) if cuts[0] > 0 else 0.0) * (1 + 1e-9) + tail_err
+    blocks = []
+    for i, c in enumerate(cuts):
+        nxt = cuts[i + 1] if i + 1 < len(cuts) else len(pmf)
+        mass = float(pmf[c:nxt].sum()) * (1 + 1e-9) + tail_err
+        if mass > 0:
+            blocks.append((mass, c))
+    # the heaviest blocks first: a box that fails usually shows it at the first evaluation
+    for mass, c in sorted(blocks, reverse=True):
+        total += mass * value(c)
+        if total > stop:
+            return total
+    return total
+
+
+@dataclass
+class Settled:
+    lo: tuple[int, ...]
+    hi: tuple[int, ...]
+    tool: str
+    bound: float
+
+
+@dataclass
+class CoverResult:
+    ok: bool
+    settled: list[Settled] = field(default_factory=list)
+    failed: tuple[int, ...] | None = None
+    failed_bound: float = 0.0
+    boxes: int = 0
+    evaluations: int = 0
+    seconds: float = 0.0
+    out_of_budget: bool = False
+
+
+class Cover:
+    """Branch and bound over compositions for one (L, h) at one eps (module doc)."""
+
+    def __init__(self, L: int, h: int, lie: LieProbability, n: int, delta: float, eps: float):
+        self.L, self.h, self.n, self.delta, self.eps = L, h, n, delta, eps
+        self.orbit = orbit_system(L, h, lie)
+        self.nclone = nclone_system(L, h, lie) if h < L else None
+        self.classes = self.orbit.classes
+        self.cache: dict[tuple, float] = {}
+        self.evaluations = 0
+        self.grid = max(1, n // 200)  # deterministic counts rounded down to multiples
+        self._laws: dict[tuple, object] = {}
+
+    # ------------------------------------------------------------------ laws
+    def _single_law(self, cells: Cells, c: tuple[int, int]) -> ks.Law:
+        key = ("single", cells.kind, c)
+        if key not in self._laws:
+            if cells.kind == "orbit" and cells.shape[1] > 1:
+                h, Lp = cells.shape[0] - 1, cells.shape[1] - 1
+                g = cells.clone_law(c).reshape(h + 1, Lp + 1)
+                law: ks.Law = ks.ProductLaw(
+                    ks.CloneLaw.of(g.sum(axis=1)), ks.CloneLaw.of(g.sum(axis=0))
+                )
+            else:
+                law = ks.CloneLaw.of(cells.clone_law(c))
+            self._laws[key] = law
+        return self._laws[key]  # type: ignore[return-value]
+
+    def _theta(self, cells: Cells, law: ks.Law) -> dict[tuple[int, int], float]:
+        key = ("theta", cells.kind, id(law))
+        if key not in self._laws:
+            arb = law.arb()
+            self._laws[key] = {c: cells.theta(c, arb) for c in self.classes}
+        return self._laws[key]  # type: ignore[return-value]
+
+    # ------------------------------------------------------------------ tools
+    def _single(self, cells: Cells, law: ks.Law, lo: Sequence[int], hi: Sequence[int]) -> float:
+        th = self._theta(cells, law)
+        m = list(lo)
+        free = self.n - 1 - sum(lo)
+        for i in sorted(range(len(self.classes)), key=lambda i: th[self.classes[i]]):
+            add = min(free, hi[i] - lo[i])
+            m[i] += add
+            free -= add
+        groups = [(m[i], th[c]) for i, c in enumerate(self.classes) if m[i] > 0]
+
+        def value(M: int) -> float:
+            M = ladder_down(M, 1 / 256)
+            key = ("s", cells.kind, id(law), M)
+            if key not in self.cache:
+                self.evaluations += 1
+                try:
+                    self.cache[key] = ks.delta_single(cells, law, M, self.eps)
+                except ks.TooLarge:
+                    self.cache[key] = 1.0  # not evaluated: the box is not settled by it
+            return self.cache[key]
+
+        return block_bound(groups, value, 2 * self.delta)
+
+    def _mid_law(self, cells: Cells) -> ks.CloneLaw:
+        """One fixed law for the non-extreme classes of a system: their gammas, summed."""
+        key = ("mid", cells.kind)
+        if key not in self._laws:
+            g = sum(
+                cells.clone_law(c) * float(cells.lam(c).mid())
+                for c in self.classes
+                if not cells.is_extreme(c)
+            )
+            self._laws[key] = km.natural_law(g)
+        return self._laws[key]  # type: ignore[return-value]
+
+    def _multi(self, cells: Cells, lo: Sequence[int]) -> float:
+        """The ``multi`` tool: extreme classes with their own exact laws (counts at the
+        lower corner), the other classes as clones of one fixed mid law (by blocks)."""
+        fixed: dict[tuple[int, int], int] = {}
+        mid_groups = []
+        mid_law = None
+        for i, c in enumerate(self.classes):
+            if lo[i] == 0:
+                continue
+            if cells.is_extreme(c):
+                fixed[c] = fixed.get(c, 0) + lo[i]
+            else:
+                mid_law = mid_law or self._mid_law(cells)
+                mid_groups.append((lo[i], self._theta(cells, mid_law)[c]))
+        parts_fixed = tuple(
+            (ladder_down(m), self._natural(cells, c))
+            for c, m in sorted(fixed.items())
+            if ladder_down(m) > 0
+        )
+
+        def value(M: int) -> float:
+            parts = parts_fixed + (
+                ((ladder_down(M), mid_law),) if mid_law is not None and ladder_down(M) > 0 else ()
+            )
+            key = ("m", cells.kind, tuple((cnt, id(law)) for cnt, law in parts))
+            if key not in self.cache:
+                self.evaluations += 1
+                self.cache[key] = km.delta_multi(cells, parts, self.eps)
+            return self.cache[key]
+
+        if not mid_groups:
+            return value(0)
+        return block_bound(mid_groups, value, 2 * self.delta, self._levels(cells))
+
+    @staticmethod
+    def _levels(cells: Cells) -> Sequence[float]:
+        """Block levels for the multi-law tools: fine where a convolution is cheap."""
+        return LEVELS if cells.size <= 3 else MULTI_LEVELS
+
+    def _natural(self, cells: Cells, c: tuple[int, int]) -> ks.CloneLaw:
+        key = ("natural", cells.kind, c)
+        if key not in self._laws:
+            self._laws[key] = km.natural_law(cells.clone_law(c))
+        return self._laws[key]  # type: ignore[return-value]
+
+    def _rest_law(self, cells: Cells, e: tuple[int, int]) -> ks.CloneLaw:
+        """One fixed law for every class but the extreme class e: their gammas, summed."""
+        key = ("rest", cells.kind, e)
+        if key not in self._laws:
+            g = sum(cells.clone_law(c) * float(cells.lam(c).mid()) for c in self.classes if c != e)
+            self._laws[key] = km.natural_law(g)
+        return self._laws[key]  # type: ignore[return-value]
+
+    def _rest(
+        self, cells: Cells, e: tuple[int, int], lo: Sequence[int], hi: Sequence[int]
+    ) -> float:
+        """The ``rest`` tool: the users of the extreme class e keep their exact law (count at
+        the lower corner), every other user is a clone of one fixed law with its theta, the
+        users free to move placed where theta is least (two laws, one random count)."""
+        ie = self.classes.index(e)
+        rest_law = self._rest_law(cells, e)
+        th = self._theta(cells, rest_law)
+        # the users beyond the lower corner may sit anywhere, e included: each is a clone of
+        # the rest law with probability at least the least theta over the classes with room
+        list(lo)
+        free = self.n - 1 - sum(lo)
+        extra = []
+        for i in sorted(range(len(self.classes)), key=lambda i: th[self.classes[i]]):
+            add = min(free, hi[i] - lo[i])
+            if add:
+                extra.append((add, th[self.classes[i]]))
+            free -= add
+        fixed = ladder_down(lo[ie])
+        law_e = self._natural(cells, e)
+        groups = [
+            (lo[i], th[c]) for i, c in enumerate(self.classes) if i != ie and lo[i] > 0
+        ] + extra
+
+        def value(M: int) -> float:
+            Mg = ladder_down(M)
+            parts = tuple(p for p in ((fixed, law_e), (Mg, rest_law)) if p[0] > 0)
+            key = ("m", cells.kind, tuple((cnt, id(law)) for cnt, law in parts))
+            if key not in self.cache:
+                self.evaluations += 1
+                self.cache[key] = km.delta_multi(cells, parts, self.eps)
+            return self.cache[key]
+
+        if not groups:
+            return value(0)
+        return block_bound(groups, value, 2 * self.delta, self._levels(cells))
+
+    def _as(self, cells: Cells, i: int) -> tuple[int, int]:
+        """Class i as the system sees it (the N-clone cells ignore nothing: same classes)."""
+        return self.classes[i]
+
+    def _common_n(self, lo: Sequence[int]) -> float:
+        """The ``common-N`` tool (L - h = 1): every clone draws its N-bit from the N-law of
+        the users' majority N-class v* (a class of the other N-class is such a clone with
+        probability r = q/p on its N-part); B-laws: the extreme ones exact, the others one
+        fixed mid law; counts at the lower corner, the random ones at a lower quantile of
+        total probability TAU_QUANTILE * delta (added)."""
+        orbit, bcells = self.orbit, self.nclone
+        assert bcells is not None
+        h = self.h
+        v_star = max(
+            (0, 1), key=lambda v: sum(lo[i] for i, c in enumerate(self.classes) if c[1] == v)
+        )
+        phiN = self._natural_n(v_star)
+        thN = {v: self._theta_n(v, phiN) for v in (0, 1)}
+        groups: dict[str, list[tuple[int, float]]] = {}
+        for i, c in enumerate(self.classes):
+            if lo[i] == 0:
+                continue
+            u, v = c
+            if u in (0, h):
+                groups.setdefault(f"b{u}", []).append((lo[i], thN[v]))
+            else:
+                th_mid = bcells.theta((u, 0), self._mid_law(bcells).arb())
+                groups.setdefault("mid", []).append((lo[i], thN[v] * th_mid))
+        tau = TAU_QUANTILE * self.delta / max(1, len(groups))
+        parts = []
+        for name, grp in sorted(groups.items()):
+            pmf = bernoulli_sum_pmf(grp)
+            cnt = int(np.searchsorted(np.cumsum(pmf) * (1 + 1e-9) + 1e-12, tau))
+            law = (
+                self._natural(bcells, (int(name[1:]), 0))
+                if name != "mid"
+                else self._mid_law(bcells)
+            )
+            parts.append((ladder_down(cnt), law))
+        key = ("cn", v_star, tuple((c, id(law)) for c, law in parts))
+        if key not in self.cache:
+            self.evaluations += 1
+            self.cache[key] = cn.delta_common_n(
+                orbit, bcells, parts, phiN, self.eps, 2e-3 * self.delta
+            )
+        return self.cache[key] + TAU_QUANTILE * self.delta * (1 + 1e-6)
+
+    def _natural_n(self, v: int) -> ks.CloneLaw:
+        key = ("naturalN", v)
+        if key not in self._laws:
+            g = np.array([float(x.mid()) for x in _sphere_n(self.orbit, v)])
+            self._laws[key] = km.natural_law(g)
+        return self._laws[key]  # type: ignore[return-value]
+
+    def _theta_n(self, v: int, phiN: ks.CloneLaw) -> float:
+        """min over N-cells of g_1(v)/phi_N: the N-part's clone probability."""
+        from dpcheck.enumeration.krand_cells import _down  # noqa: PLC0415
+
+        low = 1.0
+        for g, f in zip(_sphere_n(self.orbit, v), phiN.arb(), strict=False):
+            if f.upper() <= 0:
+                continue
+            if f.lower() <= 0:
+                return 0.0
+            low = min(low, _down(g / f))
+        return max(0.0, low)
+
+    def _single_ok(self, cells: Cells) -> bool:
+        return cells.kind == "nclone" or cells.shape[1] == 1 or min(cells.shape) == 2
+
+    def box_bound(self, lo: Sequence[int], hi: Sequence[int]) -> tuple[float, str]:
+        """The least bound any tool gives for the box (stops at the first below delta)."""
+        best, tool = 1.0, "none"
+        if self.nclone is not None and self.orbit.shape[1] == 2 and sum(lo) > 0:
+            best, tool = self._common_n(lo), "common-N orbit"
+            if best <= self.delta:
+                return best, tool
+        # single law: the classes with the most users at the lower corner first
+        present = [i for i in range(len(self.classes)) if hi[i] > 0]
+        present.sort(key=lambda i: -(lo[i] + hi[i]))
+        systems = [self.orbit] + ([self.nclone] if self.nclone is not None else [])
+        for cells in systems:
+            if not self._single_ok(cells):
+                continue
+            for i in present[:3]:
+                c = self.classes[i]
+                if cells.kind == "nclone":
+                    c = (c[0], 0)
+                b = self._single(cells, self._single_law(cells, c), lo, hi)
+                if b < best:
+                    best, tool = b, f"single {cells.kind} law of class {c}"
+                if best <= self.delta:
+                    return best, tool
+        for cells in systems:
+            if cells.size > 4 or sum(lo) == 0:
+                continue
+            # two laws: the extreme class with the most users keeps its own
+            ext = [i for i in range(len(self.classes)) if cells.is_extreme(self._as(cells, i))]
+            if ext:
+                i = max(ext, key=lambda i: lo[i])
+                b = self._rest(cells, self._as(cells, i), lo, hi)
+                if b < best:
+                    best, tool = b, f"two-law {cells.kind}"
+                if best <= self.delta:
+                    return best, tool
+            b = self._multi(cells, lo)
+            if b < best:
+                best, tool = b, f"multi {cells.kind}"
+            if best <= self.delta:
+                return best, tool
+        return best, tool
+
+    # ------------------------------------------------------------------ search
+    def _priority(self, lo: Sequence[int]) -> int:
+        """Boxes nearest an extreme vertex first: a certificate that fails usually fails
+        there, and fails fast."""
+        return -max(lo[i] for i, c in enumerate(self.classes) if self.orbit.is_extreme(c))
+
+    def run(self, max_boxes: int = 100_000, max_seconds: float = math.inf) -> CoverResult:
+        K = len(self.classes)
+        S = self.n - 1
+        start = time.perf_counter()
+        res = CoverResult(False)
+        root = (tuple([0] * K), tuple([S] * K))
+        heap = [(self._priority(root[0]), 0, root)]
+        tick = 1
+        while heap:
+            _, _, (lo, hi) = heapq.heappop(heap)
+            res.boxes += 1
+            if res.boxes > max_boxes or time.perf_counter() - start > max_seconds:
+                res.out_of_budget = True
+                res.failed = lo
+                break
+            b, tool = self.box_bound(lo, hi)
+            if b <= self.delta:
+                res.settled.append(Settled(lo, hi, tool, b))
+                continue
+            widths = [hi[i] - lo[i] for i in range(K)]
+            if max(widths) == 0:
+                res.failed, res.failed_bound = lo, b
+                break
+            i = int(np.argmax(widths))
+            mid = (lo[i] + hi[i]) // 2
+            for a, c in ((mid + 1, hi[i]), (lo[i], mid)):
+                box = _tighten(lo, hi, i, a, c, S)
+                if box is not None:
+                    heapq.heappush(heap, (self._priority(box[0]), tick, box))
+                    tick += 1
+        else:
+            res.ok = True
+        res.evaluations = self.evaluations
+        res.seconds = time.perf_counter() - start
+        return res
+
+
+def _tighten(
+    lo: Sequence[int], hi: Sequence[int], i: int, a: int, c: int, S: int
+) -> tuple[tuple[int, ...], tuple[int, ...]] | None:
+    """The box with class i restricted to [a, c], tightened by sum m = S (None if empty)."""
+    lo2, hi2 = list(lo), list(hi)
+    lo2[i], hi2[i] = a, c
+    for _ in range(2):
+        for v in range(len(lo2)):
+            lo2[v] = max(lo2[v], S - (sum(hi2) - hi2[v]))
+            hi2[v] = min(hi2[v], S - (sum(lo2) - lo2[v]))
+            if lo2[v] > hi2[v]:
+                return None
+    return tuple(lo2), tuple(hi2)

@@ -1,0 +1,465 @@
+"""delta of the single-law N-experiment, as a certified float upper bound.
+
+Setting (:mod:`dpcheck.enumeration.krand_cells`, the lemma): the changed user's report
+falls in cell c with probability alpha_c (world x) or beta_c (world x'); M clones each
+fall in cell c with probability phi_c, independently.  With N ~ Mult(M + 1, phi) the cell
+histogram of all M + 1 reports, the laws of the N-experiment are
+P_x(N) = Mult(N) sum_c alpha_c N_c / (phi_c (M + 1)) and the same with beta, so
+
+    delta_(x'||x)(eps) = E[(sum_c g_c N_c)_+] / (M + 1),   g_c = (beta_c - e^eps alpha_c)/phi_c,
+
+and the other order with alpha and beta exchanged (exact, no approximation).
+
+**How E[(T)_+] is computed.**  Mode ``one``: phi is defined by *sticks*, exact floats
+t_i = P(cell order[i] | not an earlier cell), rarest cells first; the counts of all but the
+two commonest cells are enumerated by nested binomial tables, and given them
+T = A + D j with j ~ Bin(R, t) the count of the second-commonest cell, so E[(A + D j)_+]
+is a suffix (D > 0) or prefix (D < 0) sum of the table and of j times it.  Mode ``two``
+(orbit cells (h + 1) x (L' + 1), product law phi = phi_B (x) phi_N, one coordinate with
+two values): g = c_l G_k, so given the split M_0 ~ Bin(M + 1, pi_0) of the clones by that
+coordinate, T = a_0 X_0 + a_1 X_1 with X_i independent linear statistics of Mult(M_i, psi)
+over the other coordinate, enumerated as atoms; E[(a_0 X_0 + a_1 X_1)_+] by sorting one
+side and suffix sums.
+
+**Why the result is an upper bound.**  The coefficients are the midpoints of arb balls
+of the exact g (alpha, beta, e^eps and phi enclosed): |g_c - g~_c| <= gerr, and the float
+value of T is within gamma_K sum |g~_c| N_c of sum g~_c N_c, so T <= T~ + (M + 1) m with
+m = gerr + gamma_K max |g~| and E[T_+] <= E[T~_+] + (M + 1) m.  Table entries carry a
+relative error (:mod:`krand_tables`); sums of nonnegative floats a relative gamma_m;
+signed sums an absolute error at most gamma_m times the sum of absolute values; every
+configuration outside the windows has mass at most the windows' tails and contributes at
+most (M + 1) max(g~)_+ + (M + 1) m.  :class:`Bound` adds these; delta is its upper end
+divided by M + 1, rounded up.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import flint
+import numpy as np
+
+from dpcheck.enumeration.krand_cells import PREC, Cells, _up
+from dpcheck.enumeration.krand_tables import U, binom_table, gamma
+
+
+# --------------------------------------------------------------------------- clone laws
+@dataclass(frozen=True)
+class CloneLaw:
+    """A law on cells 0..size-1 defined exactly by stick floats (module doc).
+
+    ``order`` lists the cells, rarest first; ``sticks[i]`` (i < size - 1) is the exact
+    conditional probability of ``order[i]`` given none of the earlier cells.
+    """
+
+    order: tuple[int, ...]
+    sticks: tuple[float, ...]
+
+    @classmethod
+    def of(cls, phi: Sequence[float]) -> CloneLaw:
+        """A stick law close to ``phi`` (nonnegative floats; normalised here)."""
+        phi = np.asarray(phi, dtype=float)
+        phi = phi / phi.sum()
+        order = tuple(int(i) for i in np.argsort(phi, kind="stable"))
+        rest = 1.0
+        sticks = []
+        for i in order[:-1]:
+            t = 0.0 if rest <= 0 else min(1.0, max(0.0, float(phi[i]) / rest))
+            sticks.append(t)
+            rest -= float(phi[i])
+        return cls(order, tuple(sticks))
+
+    @property
+    def size(self) -> int:
+        return len(self.order)
+
+    def arb(self) -> list[flint.arb]:
+        """The exact cell probabilities (arb)."""
+        out = [flint.arb(0)] * self.size
+        with flint.ctx.workprec(PREC):
+            left = flint.arb(1)
+            for c, t in zip(self.order, self.sticks, strict=False):
+                out[c] = left * flint.arb(t)
+                left = left * (1 - flint.arb(t))
+            out[self.order[-1]] = left
+        return out
+
+    def floats(self) -> np.ndarray:
+        return np.array([float(x.mid()) for x in self.arb()])
+
+
+@dataclass(frozen=True)
+class ProductLaw:
+    """phi_B (x) phi_N on the orbit grid (h + 1) x (L' + 1)."""
+
+    first: CloneLaw
+    second: CloneLaw
+
+    @property
+    def size(self) -> int:
+        return self.first.size * self.second.size
+
+    def arb(self) -> list[flint.arb]:
+        a, b = self.first.arb(), self.second.arb()
+        with flint.ctx.workprec(PREC):
+            return [x * y for x in a for y in b]
+
+    def floats(self) -> np.ndarray:
+        return np.array([float(x.mid()) for x in self.arb()])
+
+
+Law = CloneLaw | ProductLaw
+
+
+# --------------------------------------------------------------------------- bounds
+@dataclass
+class Bound:
+    """E[T_+] lies in [value (1 - rel) - err, value (1 + rel) + err + tail]: ``err`` covers
+    rounding (either way), ``tail`` the mass left outside the windows (only adds)."""
+
+    value: float = 0.0
+    rel: float = 0.0
+    err: float = 0.0
+    tail: float = 0.0
+
+    @property
+    def upper(self) -> float:
+        x = self.value * (1 + self.rel) + self.err + self.tail
+        return math.nextafter(x * (1 + 4 * U), math.inf)
+
+    @property
+    def lower(self) -> float:
+        x = self.value * (1 - self.rel) - self.err
+        return max(0.0, math.nextafter(x * (1 - 4 * U), -math.inf))
+
+
+def _exp_ball(eps: float) -> flint.arb:
+    with flint.ctx.workprec(PREC):
+        return flint.arb(eps).exp()
+
+
+def _mids(balls: Sequence[flint.arb]) -> tuple[np.ndarray, float]:
+    mids = np.array([float(b.mid()) for b in balls])
+    with flint.ctx.workprec(PREC):
+        err = max(_up(abs(b - m)) for b, m in zip(balls, mids, strict=False))
+    return mids, err
+
+
+def _ratio(num: flint.arb, den: flint.arb) -> flint.arb:
+    return num / den if den.upper() > 0 else flint.arb(0)
+
+
+def coefficients(
+    cells: Cells, law: Sequence[flint.arb], eps: float
+) -> tuple[list[np.ndarray], float]:
+    """g for both orders (x'||x: beta - e^eps alpha; x||x': the swap), float mids and
+    gerr >= max |g - mid| (arb).  Cells the clones never reach get 0 (N_c = 0 there)."""
+    E = _exp_ball(eps)
+    out, err = [], 0.0
+    with flint.ctx.workprec(PREC):
+        for num, den in ((cells.beta, cells.alpha), (cells.alpha, cells.beta)):
+            g, e = _mids([_ratio(x - E * y, f) for x, y, f in zip(num, den, law, strict=False)])
+            out.append(g)
+            err = max(err, e)
+    return out, err
+
+
+# --------------------------------------------------------------------------- enumeration
+@dataclass
+class Atoms:
+    """Configurations of enumerated counts: weight, partial value, remaining count."""
+
+    w: np.ndarray
+    a: np.ndarray
+    rem: np.ndarray
+    eta: float  # relative error of every weight
+    excluded: float  # mass of the configurations left outside the windows
+
+
+def _groups(rem: np.ndarray) -> tuple[np.ndarray, list[tuple[int, slice]]]:
+    """A stable order sorting ``rem`` and the slices of equal values in it."""
+    order = np.argsort(rem, kind="stable")
+    r = rem[order]
+    vals, starts = np.unique(r, return_index=True)
+    ends = list(starts[1:]) + [len(r)]
+    runs = zip(vals, starts, ends, strict=False)
+    return order, [(int(v), slice(int(a), int(b))) for v, a, b in runs]
+
+
+def enumerate_counts(
+    R0: int, cells: Sequence[int], sticks: Sequence[float], g: np.ndarray
+) -> Atoms:
+    """Counts of ``cells`` in Mult(R0, law), by nested binomial tables (module doc)."""
+    w, a = np.ones(1), np.zeros(1)
+    rem = np.array([R0], dtype=np.int64)
+    eta = excluded = 0.0
+    for c, t in zip(cells, sticks, strict=False):
+        ws, as_, rs = [], [], []
+        stage_eta = stage_tail = 0.0
+        order, groups = _groups(rem)
+        w, a = w[order], a[order]
+        for R, sl in groups:
+            tab = binom_table(R, float(t))
+            stage_eta, stage_tail = max(stage_eta, tab.eta), max(stage_tail, tab.tail)
+            k = np.arange(tab.lo, tab.hi + 1)
+            keep = tab.f > 0
+            k, f = k[keep], tab.f[keep]
+            ws.append(np.outer(w[sl], f).ravel())
+            as_.append((a[sl][:, None] + g[c] * k[None, :]).ravel())
+            rs.append(np.broadcast_to(R - k[None, :], (sl.stop - sl.start, len(k))).ravel())
+        w, a, rem = np.concatenate(ws), np.concatenate(as_), np.concatenate(rs)
+        eta += stage_eta + 2 * U
+        excluded += stage_tail
+    return Atoms(w, a, rem.astype(np.int64), eta, excluded)
+
+
+def _suffix(x: np.ndarray) -> np.ndarray:
+    out = np.zeros(len(x) + 1)
+    out[:-1] = np.cumsum(x[::-1])[::-1]
+    return out
+
+
+def _prefix(x: np.ndarray) -> np.ndarray:
+    out = np.zeros(len(x) + 1)
+    out[1:] = np.cumsum(x)
+    return out
+
+
+def positive_part_one(law: CloneLaw, M: int, g: np.ndarray, margin: float) -> Bound:
+    """Bound on E[(sum_c g_c N_c)_+], N ~ Mult(M + 1, law), when T <= T~ + (M + 1) margin."""
+    K, R0 = law.size, M + 1
+    shift = R0 * margin
+    gpos = max(0.0, float(np.max(g)))
+    if K == 1:
+        return Bound(max(0.0, float(g[law.order[0]]) * R0), 4 * U, shift)
+    atoms = enumerate_counts(R0, law.order[: K - 2], law.sticks[: K - 2], g)
+    ca, cb = law.order[K - 2], law.order[K - 1]
+    t = law.sticks[K - 2]  # P(cell ca | {ca, cb}); j counts cell ca
+    D = float(g[ca]) - float(g[cb])
+    total = err_abs = 0.0
+    tail_abs = atoms.excluded * (gpos * R0 + shift)
+    eta_tab = 0.0
+    n_terms = 0
+    order, groups = _groups(atoms.rem)
+    aw, aa = atoms.w[order], atoms.a[order]
+    for R, sl in groups:
+        w = aw[sl]
+        A = aa[sl] + float(g[cb]) * R
+        tab = binom_table(R, float(t))
+        eta_tab = max(eta_tab, tab.eta)
+        j = np.arange(tab.lo, tab.hi + 1, dtype=float)
+        f = tab.f
+        n = len(f)
+        if D > 0:  # A + D j > 0 iff j >= floor(-A/D) + 1: suffix sums from there
+            S0, S1 = _suffix(f), _suffix(j * f)
+            idx = np.clip(np.floor(-A / D) + 1 - tab.lo, 0, n).astype(np.int64)
+            # the float quotient may be off by one: settle the two neighbours by the sign
+            # of A + D j itself (a float sign is wrong only within rounding of 0)
+            back = (idx > 0) & (A + D * (tab.lo + idx - 1) > 0)
+            idx = idx - back
+            fwd = (idx < n) & (A + D * (tab.lo + np.minimum(idx, n - 1)) <= 0)
+            idx = idx + fwd
+        elif D < 0:  # iff j <= ceil(-A/D) - 1: prefix sums up to there
+            S0, S1 = _prefix(f), _prefix(j * f)
+            idx = np.clip(np.ceil(-A / D) - tab.lo, 0, n).astype(np.int64)
+            fwd = (idx < n) & (A + D * (tab.lo + np.minimum(idx, n - 1)) > 0)
+            idx = idx + fwd
+            back = (idx > 0) & (A + D * (tab.lo + idx - 1) <= 0)
+            idx = idx - back
+        else:
+            S0 = np.array([float(f.sum()), 0.0])
+            S1 = np.array([float((j * f).sum()), 0.0])
+            idx = np.where(A > 0, 0, 1)
+        s0, s1 = S0[idx], S1[idx]
+        total += float((w * np.maximum(A * s0 + D * s1, 0.0)).sum())
+        # signed sums: gamma times the sum of absolute values; a boundary term whose float
+        # sign is wrong has |A + D j| within rounding of 0: covered by the same bound
+        err_abs += float(
+            (w * (np.abs(A) * (s0 + float(f.max())) + abs(D) * (s1 + R * float(f.max())))).sum()
+        ) * gamma(n + 8)
+        tail_abs += float((w * np.maximum(A + max(D, 0.0) * R, 0.0)).sum()) * tab.tail
+        n_terms += len(w)
+    rel = atoms.eta + eta_tab + gamma(n_terms + 2) + 4 * U
+    return Bound(total, rel, err_abs * (1 + 1e-6) + shift, tail_abs)
+
+
+#: Most configurations :func:`count_atoms` builds (memory: 8 (K + 2) bytes each); above,
+#: :class:`TooLarge` (the callers skip the candidate or leave the box unsettled).
+MAX_ATOMS = 2_000_000
+
+
+class TooLarge(Exception):
+    """The configuration count of a multinomial exceeds :data:`MAX_ATOMS`."""
+
+
+@functools.lru_cache(maxsize=4096)
+def count_atoms(R: int, law: CloneLaw) -> tuple[np.ndarray, np.ndarray, float, float]:
+    """(weights, counts, eta, excluded): every configuration of Mult(R, law) in the windows,
+    its counts per cell as the rows of an integer matrix (independent of eps: cached).
+    Raises :class:`TooLarge` above :data:`MAX_ATOMS` configurations."""
+    K = law.size
+    w = np.ones(1)
+    counts = np.zeros((1, K), dtype=np.int64)
+    rem = np.array([R], dtype=np.int64)
+    eta = excluded = 0.0
+    for c, t in zip(law.order[:-1], law.sticks, strict=False):
+        ws, cs, rs = [], [], []
+        stage_eta = stage_tail = 0.0
+        order, groups = _groups(rem)
+        w, counts = w[order], counts[order]
+        size = 0
+        for Rr, sl in groups:
+            tab = binom_table(Rr, float(t))
+            size += (sl.stop - sl.start) * (tab.hi - tab.lo + 1)
+            if size > MAX_ATOMS:
+                raise TooLarge(f"Mult({R}) over {K} cells: more than {MAX_ATOMS} configurations")
+            stage_eta, stage_tail = max(stage_eta, tab.eta), max(stage_tail, tab.tail)
+            k = np.arange(tab.lo, tab.hi + 1)
+            keep = tab.f > 0
+            k, f = k[keep], tab.f[keep]
+            base = counts[sl]
+            rep = np.repeat(base, len(k), axis=0)
+            rep[:, c] = np.tile(k, len(base))
+            ws.append(np.outer(w[sl], f).ravel())
+            cs.append(rep)
+            rs.append(np.repeat(Rr - 0 * base[:, 0], len(k)) - np.tile(k, len(base)))
+        w, counts, rem = np.concatenate(ws), np.concatenate(cs), np.concatenate(rs)
+        eta += stage_eta + 2 * U
+        excluded += stage_tail
+    counts[:, law.order[-1]] = rem
+    counts.setflags(write=False)
+    w.setflags(write=False)
+    return w, counts, eta, excluded
+
+
+def _atoms_full(
+    R: int, law: CloneLaw, v: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, float, float]:
+    """(weights, values, eta, excluded): the configurations of Mult(R, law), value sum v_c N_c."""
+    w, counts, eta, excluded = count_atoms(R, law)
+    return w, counts @ np.asarray(v, dtype=float), eta, excluded
+
+
+@dataclass(frozen=True)
+class _Side:
+    """One group's values a_1 X_1 sorted, with suffix sums of w, w y and w |y|."""
+
+    y: np.ndarray
+    CW: np.ndarray
+    CWY: np.ndarray
+    CAY: np.ndarray
+    eta: float
+    excluded: float
+
+
+@functools.lru_cache(maxsize=8192)
+def _sorted_side(M: int, law: CloneLaw, v: tuple[float, ...], a: float) -> _Side:
+    w, x, eta, excluded = _atoms_full(M, law, np.asarray(v))
+    y = a * x
+    o = np.argsort(y, kind="stable")
+    y, w = y[o], w[o]
+    return _Side(y, _suffix(w), _suffix(w * y), _suffix(w * np.abs(y)), eta, excluded)
+
+
+def positive_part_two(
+    split: CloneLaw, inner: CloneLaw, M: int, a: Sequence[float], v: np.ndarray, margin: float
+) -> Bound:
+    """Bound on E[(a_0 X_0 + a_1 X_1)_+] (mode ``two``), T <= T~ + (M + 1) margin."""
+    if split.size != 2:
+        raise ValueError("mode two needs a coordinate with two values")
+    R0 = M + 1
+    shift = R0 * margin
+    first = split.order[0]  # its count k ~ Bin(R0, sticks[0]); the other group has R0 - k
+    tab = binom_table(R0, split.sticks[0])
+    a0, a1 = float(a[0]), float(a[1])
+    top = max(abs(a0), abs(a1)) * float(np.max(np.abs(v))) * R0
+    total = err_abs = 0.0
+    eta = tab.eta
+    excluded = tab.tail
+    n_terms = 0
+    v_key = tuple(float(x) for x in v)
+    for i, k in enumerate(range(tab.lo, tab.hi + 1)):
+        pm = float(tab.f[i])
+        if pm == 0.0:
+            continue
+        M0 = k if first == 0 else R0 - k
+        w0, x0, e0, ex0 = _atoms_full(M0, inner, v)
+        side = _sorted_side(R0 - M0, inner, v_key, a1)
+        x = a0 * x0
+        idx = np.searchsorted(side.y, -x, side="right")
+        total += pm * float((w0 * np.maximum(x * side.CW[idx] + side.CWY[idx], 0.0)).sum())
+        err_abs += (
+            pm
+            * float((w0 * (np.abs(x) * side.CW[idx] + side.CAY[idx])).sum())
+            * gamma(len(side.y) + 4)
+        )
+        # ties at the boundary: x + y within rounding of 0 contribute at most that much
+        err_abs += pm * float(w0.sum()) * gamma(8) * top
+        eta = max(eta, tab.eta + e0 + side.eta)
+        excluded = max(excluded, tab.tail + ex0 + side.excluded)
+        n_terms += len(w0)
+    rel = eta + gamma(n_terms + 4) + 8 * U
+    return Bound(total, rel, err_abs * (1 + 1e-6) + shift, excluded * (top + shift))
+
+
+# --------------------------------------------------------------------------- delta
+def _finish(bounds: Sequence[Bound], M: int, lower: bool = False) -> float:
+    if lower:
+        return max(0.0, math.nextafter(max(b.lower for b in bounds) / (M + 1), -math.inf))
+    best = max(b.upper for b in bounds) / (M + 1)
+    return min(1.0, math.nextafter(best, math.inf))
+
+
+def delta_one(cells: Cells, law: CloneLaw, M: int, eps: float, lower: bool = False) -> float:
+    """Certified upper bound on delta(eps), both orders (mode ``one``); with ``lower``, a
+    certified lower bound instead (the windows' tails left out)."""
+    gs, gerr = coefficients(cells, law.arb(), eps)
+    return _finish(
+        [positive_part_one(law, M, g, gerr + gamma(law.size) * float(np.abs(g).max())) for g in gs],
+        M,
+        lower,
+    )
+
+
+def delta_two(cells: Cells, law: ProductLaw, M: int, eps: float, lower: bool = False) -> float:
+    """Certified upper bound (mode ``two``): orbit cells, product law, one coordinate of
+    the grid with two values (the L' = 1 or the h = 1 orbit systems)."""
+    if cells.kind != "orbit":
+        raise ValueError("mode two is for the orbit cells")
+    n0, n1 = cells.shape
+    axis = 1 if n1 == 2 else 0 if n0 == 2 else None
+    if axis is None:
+        raise ValueError("mode two needs h = 1 or L' = 1")
+    E = _exp_ball(eps)
+    aB, bB, aN = cells.factors
+    phiB, phiN = law.first.arb(), law.second.arb()
+    bounds = []
+    with flint.ctx.workprec(PREC):
+        c = [_ratio(x, f) for x, f in zip(aN, phiN, strict=False)]
+        for num, den in ((bB, aB), (aB, bB)):
+            G = [_ratio(x - E * y, f) for x, y, f in zip(num, den, phiB, strict=False)]
+            cm, ec = _mids(c)
+            Gm, eG = _mids(G)
+            gerr = max(
+                _up(abs(cl * Gk - float(cm[i]) * float(Gm[k])))
+                for k, Gk in enumerate(G)
+                for i, cl in enumerate(c)
+            )
+            gmax = float(np.abs(np.outer(Gm, cm)).max())
+            margin = gerr + gamma(8) * gmax
+            if axis == 1:  # split by l: a = c, inner values G over k
+                bounds.append(positive_part_two(law.second, law.first, M, cm, Gm, margin))
+            else:  # split by k: a = G, inner values c over l
+                bounds.append(positive_part_two(law.first, law.second, M, Gm, cm, margin))
+    return _finish(bounds, M, lower)
+
+
+def delta_single(cells: Cells, law: Law, M: int, eps: float, lower: bool = False) -> float:
+    """Certified upper (or, with ``lower``, lower) bound on delta(eps) of the single-law
+    N-experiment, the larger of the two orders."""
+    if isinstance(law, ProductLaw):
+        return delta_two(cells, law, M, eps, lower)
+    return delta_one(cells, law, M, eps, lower)
