@@ -248,8 +248,12 @@ def test_the_readme_statements_hold_in_the_committed_table():
 
 @pytest.mark.parametrize(
     "L, vec, n, eps, budget",
-    [(2, "00", 40, 0.3, 1e-12), (2, "01", 40, 0.3, 1e-12), (3, "000", 12, 0.5, 1e-12),
-     (2, "00", 40, 0.3, 1e-6)],
+    [
+        (2, "00", 40, 0.3, 1e-12),
+        (2, "01", 40, 0.3, 1e-12),
+        (3, "000", 12, 0.5, 1e-12),
+        (2, "00", 40, 0.3, 1e-6),
+    ],
 )
 def test_common_n_evaluator_bounds_the_exact_delta(L, vec, n, eps, budget):
     """L - h = 1, every background user on one extreme vector: the common-N evaluator's

@@ -20,8 +20,9 @@ independent, with C = sum_k d_k Q(T - e_k) alpha_N1/phi_N1, w_k = d_k Q(T - e_k)
 **Evaluation.**  For each T the range of C + sum w_k h_k over the windows of the h_k
 decides: never positive, the term is 0; never negative, it is C + sum w_k T_k phi_N0
 (the exact mean).  The other T are bounded by Chernoff (x_+ <= e^(theta x - 1)/theta,
-theta > 0, minimised over a grid of theta) as long as those bounds add up to at most
-``budget``; the rest exactly: the h_k of all cells but one enumerated and the last one
+theta > 0, minimised over a grid of theta), applied to X_+ directly or through
+E[X_+] = E[X] + E[(-X)_+] (:func:`chernoff_settle`), as long as the slacks add up to at
+most ``budget``; the rest exactly: the h_k of all cells but one enumerated and the last one
 summed in closed form (suffix or prefix sums of its table), as in :mod:`krand_single`.
 
 **Error bound.**  Q carries the relative and absolute (FFT) errors of
@@ -174,11 +175,8 @@ def _one_direction(
     ) * gamma(K + 4)
     err += tail * float(np.where(pos, -np.minimum(C + full_lo, 0.0), 0.0).sum())
     err += tail * float(np.where(neg, np.maximum(C + full_hi, 0.0), 0.0).sum())
-    # Chernoff: x_+ <= e^(theta x - 1)/theta for theta > 0, so E[(C + W)_+] <= e^(theta C - 1)
-    # prod_k (1 - t0 + t0 e^(theta w_k))^T_k / theta; the mixed T of smallest bound are
-    # settled by it while their bounds sum to at most ``budget``, the rest exactly
-    # Also E[X_+] = E[X] + E[(-X)_+] <= mean + the same bound on (-X)_+: the smaller of the
-    # two slacks (Chernoff value, or Chernoff value above the exact mean) is spent.
+    # the mixed T of smallest Chernoff slack (chernoff_settle) are settled by it while the
+    # slacks sum to at most ``budget``; the rest exactly
     if mixed.any():
         sel = np.nonzero(mixed)
         Cm = C[sel]
@@ -192,8 +190,9 @@ def _one_direction(
         total += float(bnd[done].sum())
         by_mean = done[use_mean[done]]  # their float mean carries the rounding of C, W
         err += float(
-            (np.abs(Cm[by_mean]) + sum(np.abs(Wm[k][by_mean]) * Tm[k][by_mean] for k in range(K)))
-            .sum()
+            (
+                np.abs(Cm[by_mean]) + sum(np.abs(Wm[k][by_mean]) * Tm[k][by_mean] for k in range(K))
+            ).sum()
         ) * gamma(K + 4)
         keep = np.zeros(len(Cm), dtype=bool)
         keep[order[cut:]] = True
