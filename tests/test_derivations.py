@@ -53,13 +53,15 @@ def test_every_derivation_is_in_the_master_and_ends_with_a_verdict(fresh: Path) 
     """Paper derivations end with the printed equations and their verdicts; those of the
     mechanism algebra (no paper prints them) with the checks performed."""
     master = (fresh / "dpcheck.tex").read_text()
-    algebra = set(mechanisms.builders())
+    # the mechanism algebra's, and dpcheck's own results (no paper prints them)
+    algebra = set(mechanisms.builders()) | {"krand-shuffle-bound"}
     for name in build.NAMES:
         assert f"\\input{{{name}}}" in master
         text = (fresh / f"{name}.tex").read_text()
         if name in algebra:
             assert "\\paragraph{Step 1.}" in text and "\\paragraph{Checks performed.}" in text
-            assert "displayed equalities proved exact" in text
+            if name in mechanisms.builders():
+                assert "displayed equalities proved exact" in text
             assert text.isascii(), f"{name}: raw Unicode in the LaTeX"
             assert f"Reproduce: \\texttt{{dpcheck derive {name}}}" in text
         else:

@@ -168,7 +168,7 @@ def krand_bounds_table(path: Path) -> str:
 
         def g(name: str, gen: dict = gen, local: float = local) -> str:  # type: ignore[type-arg]
             v = gen[name]
-            return "n/a" if v is None else ("vacuous" if v >= local * (1 - 1e-9) else _num(v))
+            return "n/a" if v is None else ("vacuous" if v >= local * (1 - 1e-6) else _num(v))
 
         first = up.get("seconds to ratio <= 1.1")
         kind = "" if up["kind"] == "upper bound" else " (local)"

@@ -281,7 +281,7 @@ def derivation() -> Checked:
     mono = sum(check_monotone(q) for q in QS)
     steps = (
         Step(
-            "Symmetry (§2.2).  XOR of every vector and report with the changed user's vector"
+            "Symmetry (\\S 2.2).  XOR of every vector and report with the changed user's vector"
             " $a$, and a permutation of the bit positions, are bijections on histograms that"
             " carry a neighbouring pair $(a \\to b)$ to $a = 0$, $b = 1^h 0^{L-h}$ with"
             " $h = |a \\oplus b|$; the two orders of a pair are the two hockey-stick"
@@ -382,7 +382,8 @@ def derivation() -> Checked:
         name="krand-shuffle-bound",
         title="K-randomization, L >= 2: a certified bound on epsilon(delta) of the shuffled"
         " histogram",
-        source="Zhilyaev and Zeber (2016), §2.2, §3, §3.1; dpcheck.enumeration.krand\\_bounds",
+        source="Zhilyaev and Zeber (2016), \\S 2.2, \\S 3, \\S 3.1;"
+        " dpcheck.enumeration.krand\\_bounds",
         summary=(
             "The released histogram is the shuffle model.  An upper bound on"
             " $\\varepsilon(\\delta)$ over every neighbouring pair follows from a clone"

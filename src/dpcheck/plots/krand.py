@@ -287,6 +287,8 @@ def plot_bounds(path: str | Path, settings: Sequence[dict]) -> Path:  # type: ig
             solid_capstyle="butt",
             label="dpcheck: [lower, certified upper]" if x == 0 else None,
         )
+        # ticks at both ends: a tight bracket is thinner than the bar's width
+        ax.plot([x, x], [lo, up], ls="none", marker="_", ms=14, mew=2, color="k")
         gen = d["generic shuffle bounds"]
         local = gen["local epsilon eps0 = L log(p/q)"]
         for i, (name, marker) in enumerate(GENERIC_MARKERS.items()):
