@@ -366,3 +366,47 @@ def test_an_interrupt_through_exec_of_a_string_still_exits_130(tmp_path, how):
     assert done.returncode == 130, (done.returncode, done.stderr)
     assert "Traceback" not in done.stderr, done.stderr
     assert done.stderr.count("interrupted; no output written") == 1, done.stderr
+
+
+_INTERRUPT_TURNED_INTO_AN_ERROR = """
+import sys
+from dpcheck import cli
+from dpcheck.outputs import interrupts
+def verb(argv):
+    interrupts.STATE["interrupted"] = sys.argv[1] == "after"
+    raise ValueError("Invalid bounding box")  # what matplotlib's Agg made of a SIGINT
+cli._main = verb
+cli.run()
+"""
+
+
+@pytest.mark.parametrize("how", ["after", "none"])
+def test_an_error_raised_by_the_interrupt_exits_130_quietly(tmp_path, how):
+    """CI (issue 21's stop): a SIGINT during matplotlib's Agg drawing surfaced as
+    "ValueError: Invalid bounding box" with a traceback and exit 1.  After a SIGINT, any
+    escaping exception is the interrupt's: exit 130, no traceback; without one, the error
+    still propagates (the "none" case, which is also what the old run() did to "after")."""
+    (tmp_path / "interrupt_error.py").write_text(_INTERRUPT_TURNED_INTO_AN_ERROR, encoding="utf-8")
+    done = subprocess.run(
+        [sys.executable, "-m", "interrupt_error", how], capture_output=True, text=True,
+        timeout=60, cwd=tmp_path, preexec_fn=_sigint_default,
+    )
+    if how == "after":
+        assert done.returncode == 130, (done.returncode, done.stderr)
+        assert "Traceback" not in done.stderr, done.stderr
+        assert done.stderr.count("interrupted; no output written") == 1, done.stderr
+    else:
+        assert done.returncode == 1 and "ValueError: Invalid bounding box" in done.stderr
+
+
+def test_main_returns_130_for_an_error_after_an_interrupt(monkeypatch):
+    from dpcheck import cli
+    from dpcheck.outputs import interrupts
+
+    def verb(argv):
+        interrupts.STATE["interrupted"] = True
+        raise ValueError("Invalid bounding box")
+
+    monkeypatch.setitem(interrupts.STATE, "interrupted", False)  # restored afterwards
+    monkeypatch.setattr(cli, "_main", verb)
+    assert cli.main([]) == 130
