@@ -107,6 +107,21 @@ def _down(x: flint.arb) -> float:
     return v if v <= x.lower() else math.nextafter(v, -math.inf)
 
 
+def clone_probability(gamma: Sequence[flint.arb], phi: Sequence[flint.arb]) -> float:
+    """A float theta <= min over cells of gamma / phi (cells where phi is 0 skipped; 0 if
+    phi's ball straddles 0): a user whose law is at least ``gamma`` is a clone of ``phi``
+    with probability at least theta (the clone lemma)."""
+    low = 1.0
+    with flint.ctx.workprec(PREC):
+        for g, f in zip(gamma, phi, strict=False):
+            if f.upper() <= 0:
+                continue
+            if f.lower() <= 0:
+                return 0.0
+            low = min(low, _down(g / f))
+    return max(0.0, low)
+
+
 @dataclass(frozen=True, eq=False)
 class Cells:
     """One component system: the cells, the changed user's two laws on them, and the
@@ -148,15 +163,7 @@ class Cells:
     def theta(self, c: tuple[int, int], phi: Sequence[flint.arb]) -> float:
         """A float theta <= min over cells of gamma_c / phi: the class's users are clones of
         the exact law ``phi`` (arb balls) with probability at least theta (lemma)."""
-        low = 1.0
-        with flint.ctx.workprec(PREC):
-            for g, f in zip(self.gamma[c], phi, strict=False):
-                if f.upper() <= 0:
-                    continue
-                if f.lower() <= 0:
-                    return 0.0
-                low = min(low, _down(g / f))
-        return max(0.0, low)
+        return clone_probability(self.gamma[c], phi)
 
     def float_laws(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """(alpha_lo, alpha_hi, beta_lo, beta_hi): float enclosures of the changed user's laws."""

@@ -44,7 +44,7 @@ import numpy as np
 
 from dpcheck.enumeration import krand_multi as km
 from dpcheck.enumeration.krand_cells import PREC, Cells, _up
-from dpcheck.enumeration.krand_single import CloneLaw
+from dpcheck.enumeration.krand_single import CloneLaw, _prefix, _suffix
 from dpcheck.enumeration.krand_tables import U, binom_table, gamma
 
 #: Windows of the N-bit splits hold all but 2 exp(-LAM) of each binomial.
@@ -272,14 +272,3 @@ def chernoff_settle(
     bound = np.where(by_mean, np.maximum(mean + ch_neg, 0.0), ch_pos)
     return bound, slack, by_mean
 
-
-def _suffix(x: np.ndarray) -> np.ndarray:
-    out = np.zeros(len(x) + 1)
-    out[:-1] = np.cumsum(x[::-1])[::-1]
-    return out
-
-
-def _prefix(x: np.ndarray) -> np.ndarray:
-    out = np.zeros(len(x) + 1)
-    out[1:] = np.cumsum(x)
-    return out

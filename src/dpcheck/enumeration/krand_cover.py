@@ -40,7 +40,7 @@ import numpy as np
 from dpcheck.enumeration import krand_common_n as cn
 from dpcheck.enumeration import krand_multi as km
 from dpcheck.enumeration import krand_single as ks
-from dpcheck.enumeration.krand_cells import Cells, nclone_system, orbit_system
+from dpcheck.enumeration.krand_cells import Cells, clone_probability, nclone_system, orbit_system
 from dpcheck.enumeration.krand_l1_exact import LieProbability
 from dpcheck.enumeration.krand_tables import binom_table
 
@@ -366,16 +366,7 @@ class Cover:
 
     def _theta_n(self, v: int, phiN: ks.CloneLaw) -> float:
         """min over N-cells of g_1(v)/phi_N: the N-part's clone probability."""
-        from dpcheck.enumeration.krand_cells import _down  # noqa: PLC0415
-
-        low = 1.0
-        for g, f in zip(_sphere_n(self.orbit, v), phiN.arb(), strict=False):
-            if f.upper() <= 0:
-                continue
-            if f.lower() <= 0:
-                return 0.0
-            low = min(low, _down(g / f))
-        return max(0.0, low)
+        return clone_probability(_sphere_n(self.orbit, v), phiN.arb())
 
     def _single_ok(self, cells: Cells) -> bool:
         return cells.kind == "nclone" or cells.shape[1] == 1 or min(cells.shape) == 2
