@@ -272,6 +272,68 @@ def test_common_n_evaluator_bounds_the_exact_delta(L, vec, n, eps, budget):
     assert exact <= bound <= exact + 2 * budget + 1e-8 * exact
 
 
+
+@pytest.mark.parametrize("L, vec, n, eps", [(2, "00", 40, 0.3), (3, "000", 12, 0.5)])
+@pytest.mark.parametrize("factor", [0.5, 0.999, 1.001, 2.0])
+def test_common_n_with_a_target_stays_a_bound_and_decides_alike(L, vec, n, eps, factor):
+    """With a target the common-N evaluator may stop refining early: its value is still at
+    least the exact delta, at least the fully refined bound, and on the same side of the
+    target as the fully refined bound."""
+    from dpcheck.enumeration import krand_common_n as cn
+
+    q, h = "1/4", L - 1
+    exact = _exact_delta(_pair_for(L, n, h, {vec: n - 1}), q, eps)
+    cv = kc.Cover(L, h, _lie(q), n, 1e-6, eps)
+    u, v = vec[:h].count("1"), vec[h:].count("1")
+    parts = [(n - 1, cv._natural(cv.nclone, (u, 0)))]
+    args = (cv.orbit, cv.nclone, parts, cv._natural_n(v), eps, 0.0)
+    full = cn.delta_common_n(*args)
+    target = factor * full
+    fast = cn.delta_common_n(*args, target=target)
+    assert exact <= full <= fast
+    assert (fast <= target) == (full <= target)
+
+
+def test_common_n_target_at_scale_decides_like_the_full_sum():
+    """n = 1000, L = 3, h = 2 (thousands of mixed T): with the cover's target the value is
+    at least the exhaustively summed bound, and on the same side of the target."""
+    from dpcheck.enumeration import krand_common_n as cn
+
+    cv = kc.Cover(3, 2, LieProbability(F(1), from_eps0=True), 1000, 1e-6, 0.4064)
+    phi = cv._natural_n(1)
+    laws = [(m, cv._natural(cv.nclone, (c // 10, c % 10))) for m, c in [(656, 20), (250, 0)]]
+    full = cn.delta_common_n(cv.orbit, cv.nclone, laws, phi, 0.3403, 0.0)
+    for factor in (0.8, 1.25):
+        target = factor * full
+        fast = cn.delta_common_n(cv.orbit, cv.nclone, laws, phi, 0.3403, 1e-11, target=target)
+        assert full <= fast
+        assert (fast <= target) == (full <= target)
+
+
+def test_upper_bound_budget_leaves_time_for_a_looser_ratio(monkeypatch):
+    """The ratio 1.1 may use only ATTEMPT_SHARE of the budget; when it runs out of time
+    the search jumps to JUMP_RATIO, then comes back down through the skipped ratios while
+    they certify.  (certify_at replaced by a stand-in: ratios >= 1.3 certify, tighter
+    ones run out of time.)"""
+    calls = []
+    lower = 0.2
+
+    def fake(L, n, lie, delta, eps, max_seconds):
+        r = eps / lower
+        calls.append((round(r, 6), max_seconds))
+        if r >= 1.3 - 1e-9:
+            return True, {}, "settled"
+        return False, {}, "h=3: time budget"
+
+    monkeypatch.setattr(kb, "certify_at", fake)
+    up = kb.upper_bound(3, 1000, LieProbability(F(1), from_eps0=True), 1e-6, lower, 100.0)
+    ratios = [r for r, _ in calls]
+    assert ratios[:2] == [1.1, kb.JUMP_RATIO]
+    assert ratios[2:] == [1.3, 1.2]  # 1.2 runs out of time: 1.15 is not tried
+    assert calls[0][1] <= kb.ATTEMPT_SHARE * 100.0 + 1e-9
+    assert up.ratio == pytest.approx(1.3) and up.epsilon == pytest.approx(1.3 * lower)
+
+
 def test_common_n_chernoff_settling_stays_above_the_exact_sum():
     """n = 1000, L = 3, h = 2: with a Chernoff budget the bound is at least the one summed
     exactly over every T (budget 0), and exceeds it by at most twice the budget."""

@@ -731,8 +731,8 @@ def build_parser() -> argparse.ArgumentParser:
         "--budget",
         default="120",
         help="seconds for the certified upper bound (L >= 2 above the exhaustive range;"
-        " default 120): the ratio 1.1 to the lower bound is tried first, then tighter ones"
-        " while time remains",
+        " default 120): the ratio 1.1 to the lower bound is tried first with at most 60%%"
+        " of it, then tighter ones while time remains, or looser ones if 1.1 fails",
     )
     kp_.add_argument("--quiet", action="store_true", help="no progress display")
     kp_.add_argument("--json", action="store_true")

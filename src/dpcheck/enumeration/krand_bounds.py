@@ -39,6 +39,12 @@ from dpcheck.enumeration.krand_l1_exact import LieProbability
 TARGET_RATIO = 1.1
 TIGHTER = (1.05, 1.03, 1.02, 1.01, 1.005)
 LOOSER = (1.15, 1.2, 1.3, 1.5, 2.0, 3.0)
+#: Every attempt but the last resort may use at most this share of the time left, so that a
+#: ratio that runs out of time still leaves time for a looser one.
+ATTEMPT_SHARE = 0.6
+#: After an attempt ran out of time, the looser ratios below this one are skipped at first
+#: (they would run out too) and tried afterwards, tightest last, while time is left.
+JUMP_RATIO = 1.5
 #: Near-vertex backgrounds scanned for the lower bound (users on the flipped vector).
 NEAR_VERTEX = (1, 2, 3, 4, 6, 8)
 #: ... tried when the flip-every-bit orbit system has at most this many cells (L = 2: the
@@ -313,14 +319,17 @@ def upper_bound(
     """The smallest lower * ratio certified by :func:`certify_at` within the time budget:
     ratio 1.1 first, then tighter ratios while they certify (down to 1.005) and the last
     attempt's time still fits in the budget, looser ones while 1.1 does not (up to the local
-    epsilon)."""
+    epsilon).  Each attempt may use ATTEMPT_SHARE of the time left (the last one all of it);
+    after one runs out of time the search jumps to JUMP_RATIO and, once that certifies,
+    comes back down through the ratios it skipped."""
     start = time.perf_counter()
     up = Upper(None, None)
     top = pure_epsilon_bound(L, lie)
 
     last = [0.0]
+    timed_out = [False]
 
-    def attempt(r: float, optional: bool = False) -> bool:
+    def attempt(r: float, optional: bool = False, share: float = ATTEMPT_SHARE) -> bool:
         eps = lower * r
         if eps >= top:
             up.tried.append((top, "the local epsilon", time.perf_counter() - start))
@@ -332,9 +341,10 @@ def upper_bound(
         began = time.perf_counter()
         if progress:
             progress(f"certifying epsilon = {eps:.6g} (lower x {r:g})")
-        ok, certs, why = certify_at(L, n, lie, delta, eps, left)
+        ok, certs, why = certify_at(L, n, lie, delta, eps, max(1.0, share * left))
         up.tried.append((eps, why, time.perf_counter() - start))
         last[0] = time.perf_counter() - began
+        timed_out[0] = not ok and why.endswith("time budget")
         if ok and (up.epsilon is None or eps < up.epsilon):
             up.epsilon, up.ratio, up.certificates = eps, r, certs
         return ok
@@ -344,9 +354,18 @@ def upper_bound(
             if not attempt(r, optional=True):
                 break
     else:
-        for r in LOOSER:
-            if attempt(r) or lower * r >= top:
+        skipped: list[float] = []
+        for i, r in enumerate(LOOSER):
+            if timed_out[0] and r < JUMP_RATIO:
+                skipped.append(r)
+                continue
+            final = i == len(LOOSER) - 1 or lower * LOOSER[i + 1] >= top
+            if attempt(r, share=1.0 if final else ATTEMPT_SHARE) or lower * r >= top:
                 break
+        if up.epsilon is not None:
+            for r in sorted((r for r in skipped if r < up.ratio), reverse=True):
+                if not attempt(r, optional=True):
+                    break
     if up.epsilon is None:
         up.epsilon, up.ratio = top, top / lower if lower > 0 else None
         up.how = (

@@ -65,10 +65,17 @@ def delta_common_n(
     phiN: CloneLaw,
     eps: float,
     budget: float = 1e-10,
+    target: float | None = None,
 ) -> float:
     """Certified upper bound on delta(eps), both orders (module doc).  ``bcells`` is the
     B-cell system (:func:`krand_cells.nclone_system`), ``parts`` the clones' B-laws
-    (natural order), ``phiN`` their common N-law (two cells)."""
+    (natural order), ``phiN`` their common N-law (two cells).
+
+    With a ``target`` the evaluation stops refining as soon as its bound is below the
+    target, or an estimate from below (the exact means, E[X_+] >= E[X]_+) shows it cannot
+    get there: the value returned is still a certified upper bound, only not always the
+    tightest one, and 1 (the trivial bound) once one order alone is above the target (a
+    caller that asks "is delta <= target?" gets the same answer, faster)."""
     if orbit.shape[1] != 2 or bcells.size != orbit.shape[0]:
         raise ValueError("the common-N evaluator needs L - h = 1")
     K = bcells.size
@@ -106,18 +113,23 @@ def delta_common_n(
     valid = Tlast >= 0
     for t in Ts:
         valid &= t >= 0
-    best = 0.0
-    err_total = 0.0
-    for num, den in ((bB, aB), (aB, bB)):
-        d = num - E * den
-        value, err = _one_direction(d, Qk, Ts, valid, t0, base, slope, budget)
-        best = max(best, value)
-        err_total = max(err_total, err)
     dmax = float(np.max(np.abs(bB) + bB_err + E * (np.abs(aB) + aB_err)))
     # Q's error, and the changed user's law replaced by mids (|change| <= err per cell)
     q_err = dmax * (g.eta * float(Q.sum()) + g.err1 + 2 * box_tail) * K
     mids_err = (aB_err + bB_err + aN_err * 4 / min(t0, 1 - t0)) * float(Q.sum()) * K * 2
-    x = best * (1 + g.eta + 8 * U) + err_total + q_err + mids_err + g.excluded + box_tail
+    extra = q_err + mids_err + g.excluded + box_tail
+    # what each direction's (value + err) may reach for the whole to stay below the target
+    goal = None if target is None else (target - extra) / (1 + g.eta + 8 * U) * (1 - 1e-9)
+    best = 0.0
+    err_total = 0.0
+    for num, den in ((bB, aB), (aB, bB)):
+        d = num - E * den
+        value, err = _one_direction(d, Qk, Ts, valid, t0, base, slope, budget, goal)
+        best = max(best, value)
+        err_total = max(err_total, err)
+        if goal is not None and value + err > goal:
+            return 1.0  # above the target whatever the other order gives: not evaluated
+    x = best * (1 + g.eta + 8 * U) + err_total + extra
     return min(1.0, math.nextafter(x, math.inf))
 
 
@@ -135,8 +147,12 @@ def _one_direction(
     base: float,
     slope: float,
     budget: float,
+    goal: float | None = None,
 ) -> tuple[float, float]:
-    """(sum over T of E[(C + sum_k w_k h_k)_+], its absolute error bound) (module doc)."""
+    """(an upper bound on the sum over T of E[(C + sum_k w_k h_k)_+], its absolute error
+    bound) (module doc).  The mixed T not settled by Chernoff within ``budget`` are summed
+    exactly, those of largest Chernoff slack first; with a ``goal`` the rest are left to
+    Chernoff as soon as value + error is below it, or the exact means show it cannot be."""
     K = len(d)
     C = np.zeros(Ts[0].shape)
     W = []
@@ -176,70 +192,93 @@ def _one_direction(
     err += tail * float(np.where(pos, -np.minimum(C + full_lo, 0.0), 0.0).sum())
     err += tail * float(np.where(neg, np.maximum(C + full_hi, 0.0), 0.0).sum())
     # the mixed T of smallest Chernoff slack (chernoff_settle) are settled by it while the
-    # slacks sum to at most ``budget``; the rest exactly
-    if mixed.any():
-        sel = np.nonzero(mixed)
-        Cm = C[sel]
-        Wm = [W[k][sel] for k in range(K)]
-        Tm = [Ts[k][sel].astype(float) for k in range(K)]
-        mean_m = mean[sel]
-        bnd, slack, use_mean = chernoff_settle(Cm, Wm, Tm, mean_m, t0)
-        order = np.argsort(slack)
-        cut = int(np.searchsorted(np.cumsum(slack[order]), budget, side="right"))
-        done = order[:cut]
-        total += float(bnd[done].sum())
-        by_mean = done[use_mean[done]]  # their float mean carries the rounding of C, W
-        err += float(
-            (
-                np.abs(Cm[by_mean]) + sum(np.abs(Wm[k][by_mean]) * Tm[k][by_mean] for k in range(K))
-            ).sum()
-        ) * gamma(K + 4)
-        keep = np.zeros(len(Cm), dtype=bool)
-        keep[order[cut:]] = True
-        exact = tuple(a[keep] for a in sel)
-    else:
-        exact = tuple(np.array([], dtype=np.int64) for _ in range(Ts[0].ndim))
+    # slacks sum to at most ``budget``; the rest exactly (largest slack first), or by
+    # Chernoff too once the goal is decided
+    if not mixed.any():
+        return total * (1 + gamma(int(valid.sum()) + 4)), err * (1 + 1e-6)
+    sel = np.nonzero(mixed)
+    Cm = C[sel]
+    Wm = [W[k][sel] for k in range(K)]
+    Tm = [Ts[k][sel].astype(float) for k in range(K)]
+    mean_m = mean[sel]
+    bnd, slack, use_mean = chernoff_settle(Cm, Wm, Tm, mean_m, t0)
+    # rounding of the float mean a by-mean Chernoff bound carries, per point
+    mean_err = np.where(
+        use_mean, np.abs(Cm) + sum(np.abs(Wm[k]) * Tm[k] for k in range(K)), 0.0
+    ) * gamma(K + 4)
+    order = np.argsort(slack)
+    cut = int(np.searchsorted(np.cumsum(slack[order]), budget, side="right"))
+    floor = total + float(np.maximum(mean_m, 0.0).sum())  # E[X_+] >= E[X]_+ (an estimate)
+    total += float(bnd[order[:cut]].sum())
+    err += float(mean_err[order[:cut]].sum())
+    pending = order[cut:][::-1]  # exactly, largest slack first
+    rest_bnd = np.concatenate(([0.0], np.cumsum(bnd[pending][::-1])))[::-1]
+    rest_err = np.concatenate(([0.0], np.cumsum(mean_err[pending][::-1])))[::-1]
+    scale = 1 + gamma(int(valid.sum()) + 4)
     eta = 0.0
-    for pos_idx in zip(*exact, strict=False):
-        c = float(C[pos_idx])
-        ws = [float(W[k][pos_idx]) for k in range(K)]
-        tks = [int(Ts[k][pos_idx]) for k in range(K)]
-        # enumerate cells 0..K-2, closed form over the last
-        grid_v = np.zeros(1) + c
-        grid_w = np.ones(1)
-        for k in range(K - 1):
-            lo, f, e, _ = _table(tks[k], t0)
-            h = np.arange(lo, lo + len(f))
-            grid_v = (grid_v[:, None] + ws[k] * h[None, :]).ravel()
-            grid_w = (grid_w[:, None] * f[None, :]).ravel()
-            eta = max(eta, e)
-        lo, f, e, _ = _table(tks[K - 1], t0)
+    for i, j in enumerate(pending):
+        if goal is not None and i % 16 == 0:
+            up = (total + rest_bnd[i]) * (scale + eta * K) + (err + rest_err[i]) * (1 + 1e-6)
+            if up <= goal or floor > goal:
+                total += float(rest_bnd[i])
+                err += float(rest_err[i])
+                break
+        c = float(Cm[j])
+        ws = [float(Wm[k][j]) for k in range(K)]
+        tks = [int(Tm[k][j]) for k in range(K)]
+        value, e_abs, e_rel = _exact_point(c, ws, tks, t0)
+        total += value
+        err += e_abs
+        eta = max(eta, e_rel)
+        floor += value - max(float(mean_m[j]), 0.0)
+    return total * (scale + eta * K), err * (1 + 1e-6)
+
+
+def _exact_point(
+    c: float, ws: Sequence[float], tks: Sequence[int], t0: float
+) -> tuple[float, float, float]:
+    """(E[(c + sum_k ws_k h_k)_+], its absolute error bound, the tables' relative eta),
+    h_k ~ Bin(tks_k, t0) on their windows: the h_k of cells 0..K-2 enumerated, the last one
+    summed in closed form (suffix sums of its table for a positive weight, prefix sums for
+    a negative one, as in :mod:`krand_single`)."""
+    K = len(ws)
+    eta = 0.0
+    tail = 2 * K * math.exp(-LAM)
+    grid_v = np.zeros(1) + c
+    grid_w = np.ones(1)
+    for k in range(K - 1):
+        lo, f, e, _ = _table(tks[k], t0)
+        h = np.arange(lo, lo + len(f))
+        grid_v = (grid_v[:, None] + ws[k] * h[None, :]).ravel()
+        grid_w = (grid_w[:, None] * f[None, :]).ravel()
         eta = max(eta, e)
-        h = np.arange(lo, lo + len(f), dtype=float)
-        wl = ws[K - 1]
-        if wl > 0:
-            S0, S1 = _suffix(f), _suffix(h * f)
-            jj = np.clip(np.floor(-grid_v / wl) + 1 - lo, 0, len(f)).astype(np.int64)
-        elif wl < 0:
-            S0, S1 = _prefix(f), _prefix(h * f)
-            jj = np.clip(np.ceil(-grid_v / wl) - lo, 0, len(f)).astype(np.int64)
-        else:
-            S0 = np.array([float(f.sum()), 0.0])
-            S1 = np.array([float((h * f).sum()), 0.0])
-            jj = np.where(grid_v > 0, 0, 1)
-        s0, s1 = S0[jj], S1[jj]
-        total += float((grid_w * np.maximum(grid_v * s0 + wl * s1, 0.0)).sum())
-        err += float(
-            (
-                grid_w
-                * (
-                    np.abs(grid_v) * (s0 + float(f.max()))
-                    + abs(wl) * (s1 + tks[K - 1] * float(f.max()))
-                )
-            ).sum()
-        ) * gamma(len(f) + 8)
-        err += tail * max(0.0, c + sum(max(w * t, 0.0) for w, t in zip(ws, tks, strict=False)))
-    return total * (1 + eta * K + gamma(int(valid.sum()) + 4)), err * (1 + 1e-6)
+    lo, f, e, _ = _table(tks[K - 1], t0)
+    eta = max(eta, e)
+    h = np.arange(lo, lo + len(f), dtype=float)
+    wl = ws[K - 1]
+    if wl > 0:
+        S0, S1 = _suffix(f), _suffix(h * f)
+        jj = np.clip(np.floor(-grid_v / wl) + 1 - lo, 0, len(f)).astype(np.int64)
+    elif wl < 0:
+        S0, S1 = _prefix(f), _prefix(h * f)
+        jj = np.clip(np.ceil(-grid_v / wl) - lo, 0, len(f)).astype(np.int64)
+    else:
+        S0 = np.array([float(f.sum()), 0.0])
+        S1 = np.array([float((h * f).sum()), 0.0])
+        jj = np.where(grid_v > 0, 0, 1)
+    s0, s1 = S0[jj], S1[jj]
+    value = float((grid_w * np.maximum(grid_v * s0 + wl * s1, 0.0)).sum())
+    err = float(
+        (
+            grid_w
+            * (
+                np.abs(grid_v) * (s0 + float(f.max()))
+                + abs(wl) * (s1 + tks[K - 1] * float(f.max()))
+            )
+        ).sum()
+    ) * gamma(len(f) + 8)
+    err += tail * max(0.0, c + sum(max(w * t, 0.0) for w, t in zip(ws, tks, strict=False)))
+    return value, err, eta
 
 
 #: Multiples z of 1/sd tried as the Chernoff parameter theta.
@@ -271,4 +310,3 @@ def chernoff_settle(
     slack = np.where(by_mean, ch_neg, ch_pos)
     bound = np.where(by_mean, np.maximum(mean + ch_neg, 0.0), ch_pos)
     return bound, slack, by_mean
-

@@ -205,7 +205,7 @@ class Cover:
                     self.cache[key] = 1.0  # not evaluated: the box is not settled by it
             return self.cache[key]
 
-        return block_bound(groups, value, 2 * self.delta)
+        return block_bound(groups, value, self.delta)
 
     def _mid_law(self, cells: Cells) -> ks.CloneLaw:
         """One fixed law for the non-extreme classes of a system: their gammas, summed."""
@@ -251,7 +251,7 @@ class Cover:
 
         if not mid_groups:
             return value(0)
-        return block_bound(mid_groups, value, 2 * self.delta, self._levels(cells))
+        return block_bound(mid_groups, value, self.delta, self._levels(cells))
 
     @staticmethod
     def _levels(cells: Cells) -> Sequence[float]:
@@ -308,7 +308,7 @@ class Cover:
 
         if not groups:
             return value(0)
-        return block_bound(groups, value, 2 * self.delta, self._levels(cells))
+        return block_bound(groups, value, self.delta, self._levels(cells))
 
     def _as(self, cells: Cells, i: int) -> tuple[int, int]:
         """Class i as the system sees it (the N-clone cells ignore nothing: same classes)."""
@@ -353,7 +353,13 @@ class Cover:
         if key not in self.cache:
             self.evaluations += 1
             self.cache[key] = cn.delta_common_n(
-                orbit, bcells, parts, phiN, self.eps, 2e-3 * self.delta
+                orbit,
+                bcells,
+                parts,
+                phiN,
+                self.eps,
+                2e-3 * self.delta,
+                target=self.delta - TAU_QUANTILE * self.delta * (1 + 1e-6),
             )
         return self.cache[key] + TAU_QUANTILE * self.delta * (1 + 1e-6)
 

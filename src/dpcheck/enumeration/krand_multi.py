@@ -227,7 +227,10 @@ def _box(
         lo.append(max(0, math.floor(mu - r) - 1))
         hi.append(min(total, math.ceil(mu + r) + 1))
     lo_a = np.array(lo, dtype=np.int64)
-    shape = tuple(int(b - a + 1) for a, b in zip(lo, hi, strict=False))
+    # widened to lengths the FFT factors well (a larger box only holds more of the mass)
+    shape = tuple(
+        sfft.next_fast_len(int(b - a + 1), real=True) for a, b in zip(lo, hi, strict=False)
+    )
     return lo_a, shape, 2 * (K - 1) * math.exp(-lam)
 
 
