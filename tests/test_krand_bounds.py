@@ -272,7 +272,6 @@ def test_common_n_evaluator_bounds_the_exact_delta(L, vec, n, eps, budget):
     assert exact <= bound <= exact + 2 * budget + 1e-8 * exact
 
 
-
 @pytest.mark.parametrize("L, vec, n, eps", [(2, "00", 40, 0.3), (3, "000", 12, 0.5)])
 @pytest.mark.parametrize("factor", [0.5, 0.999, 1.001, 2.0])
 def test_common_n_with_a_target_stays_a_bound_and_decides_alike(L, vec, n, eps, factor):
@@ -323,7 +322,7 @@ def test_upper_bound_budget_leaves_time_for_a_looser_ratio(monkeypatch):
         calls.append((round(r, 6), max_seconds))
         if r >= 1.3 - 1e-9:
             return True, {}, "settled"
-        return False, {}, "h=3: time budget"
+        return False, {3: kc.CoverResult(False, out_of_budget=True)}, "h=3: time budget"
 
     monkeypatch.setattr(kb, "certify_at", fake)
     up = kb.upper_bound(3, 1000, LieProbability(F(1), from_eps0=True), 1e-6, lower, 100.0)

@@ -832,7 +832,7 @@ def run() -> None:
         code = 130
     except Exception:
         interrupts.STATE["quiet"] = True
-        if not interrupts.STATE["interrupted"]:
+        if not interrupts.interrupted():
             raise
         # an error the interrupt itself caused: a C extension that calls back into Python
         # can turn the KeyboardInterrupt into its own exception (matplotlib's Agg renderer

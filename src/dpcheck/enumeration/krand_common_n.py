@@ -44,7 +44,7 @@ import numpy as np
 
 from dpcheck.enumeration import krand_multi as km
 from dpcheck.enumeration.krand_cells import PREC, Cells, _up
-from dpcheck.enumeration.krand_single import CloneLaw, _prefix, _suffix
+from dpcheck.enumeration.krand_single import CloneLaw, linear_positive_part
 from dpcheck.enumeration.krand_tables import U, binom_table, gamma
 
 #: Windows of the N-bit splits hold all but 2 exp(-LAM) of each binomial.
@@ -239,8 +239,7 @@ def _exact_point(
 ) -> tuple[float, float, float]:
     """(E[(c + sum_k ws_k h_k)_+], its absolute error bound, the tables' relative eta),
     h_k ~ Bin(tks_k, t0) on their windows: the h_k of cells 0..K-2 enumerated, the last one
-    summed in closed form (suffix sums of its table for a positive weight, prefix sums for
-    a negative one, as in :mod:`krand_single`)."""
+    summed in closed form (:func:`krand_single.linear_positive_part`)."""
     K = len(ws)
     eta = 0.0
     tail = 2 * K * math.exp(-LAM)
@@ -254,29 +253,9 @@ def _exact_point(
         eta = max(eta, e)
     lo, f, e, _ = _table(tks[K - 1], t0)
     eta = max(eta, e)
-    h = np.arange(lo, lo + len(f), dtype=float)
-    wl = ws[K - 1]
-    if wl > 0:
-        S0, S1 = _suffix(f), _suffix(h * f)
-        jj = np.clip(np.floor(-grid_v / wl) + 1 - lo, 0, len(f)).astype(np.int64)
-    elif wl < 0:
-        S0, S1 = _prefix(f), _prefix(h * f)
-        jj = np.clip(np.ceil(-grid_v / wl) - lo, 0, len(f)).astype(np.int64)
-    else:
-        S0 = np.array([float(f.sum()), 0.0])
-        S1 = np.array([float((h * f).sum()), 0.0])
-        jj = np.where(grid_v > 0, 0, 1)
-    s0, s1 = S0[jj], S1[jj]
-    value = float((grid_w * np.maximum(grid_v * s0 + wl * s1, 0.0)).sum())
-    err = float(
-        (
-            grid_w
-            * (
-                np.abs(grid_v) * (s0 + float(f.max()))
-                + abs(wl) * (s1 + tks[K - 1] * float(f.max()))
-            )
-        ).sum()
-    ) * gamma(len(f) + 8)
+    pos, err_w = linear_positive_part(grid_v, ws[K - 1], lo, f, tks[K - 1])
+    value = float((grid_w * pos).sum())
+    err = float((grid_w * err_w).sum()) * gamma(len(f) + 8)
     err += tail * max(0.0, c + sum(max(w * t, 0.0) for w, t in zip(ws, tks, strict=False)))
     return value, err, eta
 

@@ -228,6 +228,42 @@ def _prefix(x: np.ndarray) -> np.ndarray:
     return out
 
 
+def linear_positive_part(
+    A: np.ndarray, D: float, lo: int, f: np.ndarray, R: int
+) -> tuple[np.ndarray, np.ndarray]:
+    """Per entry a of A: (sum_j f_j (a + D j)_+ over the table j = lo, lo + 1, ... (f a
+    binomial table of R trials), and the weight e with |float - exact| <= gamma(len(f) + 8)
+    e).  Closed form: the positive terms are a suffix (D > 0) or a prefix (D < 0) of the
+    table, summed from suffix or prefix sums of f and j f."""
+    j = np.arange(lo, lo + len(f), dtype=float)
+    n = len(f)
+    if D > 0:  # A + D j > 0 iff j >= floor(-A/D) + 1: suffix sums from there
+        S0, S1 = _suffix(f), _suffix(j * f)
+        idx = np.clip(np.floor(-A / D) + 1 - lo, 0, n).astype(np.int64)
+        # the float quotient may be off by one: settle the two neighbours by the sign
+        # of A + D j itself (a float sign is wrong only within rounding of 0)
+        back = (idx > 0) & (A + D * (lo + idx - 1) > 0)
+        idx = idx - back
+        fwd = (idx < n) & (A + D * (lo + np.minimum(idx, n - 1)) <= 0)
+        idx = idx + fwd
+    elif D < 0:  # iff j <= ceil(-A/D) - 1: prefix sums up to there
+        S0, S1 = _prefix(f), _prefix(j * f)
+        idx = np.clip(np.ceil(-A / D) - lo, 0, n).astype(np.int64)
+        fwd = (idx < n) & (A + D * (lo + np.minimum(idx, n - 1)) > 0)
+        idx = idx + fwd
+        back = (idx > 0) & (A + D * (lo + idx - 1) <= 0)
+        idx = idx - back
+    else:
+        S0 = np.array([float(f.sum()), 0.0])
+        S1 = np.array([float((j * f).sum()), 0.0])
+        idx = np.where(A > 0, 0, 1)
+    s0, s1 = S0[idx], S1[idx]
+    # signed sums: gamma times the sum of absolute values; a boundary term whose float
+    # sign is wrong has |A + D j| within rounding of 0: covered by the same bound
+    fmax = float(f.max())
+    return np.maximum(A * s0 + D * s1, 0.0), np.abs(A) * (s0 + fmax) + abs(D) * (s1 + R * fmax)
+
+
 def positive_part_one(law: CloneLaw, M: int, g: np.ndarray, margin: float) -> Bound:
     """Bound on E[(sum_c g_c N_c)_+], N ~ Mult(M + 1, law), when T <= T~ + (M + 1) margin."""
     K, R0 = law.size, M + 1
@@ -250,36 +286,9 @@ def positive_part_one(law: CloneLaw, M: int, g: np.ndarray, margin: float) -> Bo
         A = aa[sl] + float(g[cb]) * R
         tab = binom_table(R, float(t))
         eta_tab = max(eta_tab, tab.eta)
-        j = np.arange(tab.lo, tab.hi + 1, dtype=float)
-        f = tab.f
-        n = len(f)
-        if D > 0:  # A + D j > 0 iff j >= floor(-A/D) + 1: suffix sums from there
-            S0, S1 = _suffix(f), _suffix(j * f)
-            idx = np.clip(np.floor(-A / D) + 1 - tab.lo, 0, n).astype(np.int64)
-            # the float quotient may be off by one: settle the two neighbours by the sign
-            # of A + D j itself (a float sign is wrong only within rounding of 0)
-            back = (idx > 0) & (A + D * (tab.lo + idx - 1) > 0)
-            idx = idx - back
-            fwd = (idx < n) & (A + D * (tab.lo + np.minimum(idx, n - 1)) <= 0)
-            idx = idx + fwd
-        elif D < 0:  # iff j <= ceil(-A/D) - 1: prefix sums up to there
-            S0, S1 = _prefix(f), _prefix(j * f)
-            idx = np.clip(np.ceil(-A / D) - tab.lo, 0, n).astype(np.int64)
-            fwd = (idx < n) & (A + D * (tab.lo + np.minimum(idx, n - 1)) > 0)
-            idx = idx + fwd
-            back = (idx > 0) & (A + D * (tab.lo + idx - 1) <= 0)
-            idx = idx - back
-        else:
-            S0 = np.array([float(f.sum()), 0.0])
-            S1 = np.array([float((j * f).sum()), 0.0])
-            idx = np.where(A > 0, 0, 1)
-        s0, s1 = S0[idx], S1[idx]
-        total += float((w * np.maximum(A * s0 + D * s1, 0.0)).sum())
-        # signed sums: gamma times the sum of absolute values; a boundary term whose float
-        # sign is wrong has |A + D j| within rounding of 0: covered by the same bound
-        err_abs += float(
-            (w * (np.abs(A) * (s0 + float(f.max())) + abs(D) * (s1 + R * float(f.max())))).sum()
-        ) * gamma(n + 8)
+        pos, err_w = linear_positive_part(A, D, tab.lo, tab.f, R)
+        total += float((w * pos).sum())
+        err_abs += float((w * err_w).sum()) * gamma(len(tab.f) + 8)
         tail_abs += float((w * np.maximum(A + max(D, 0.0) * R, 0.0)).sum()) * tab.tail
         n_terms += len(w)
     rel = atoms.eta + eta_tab + gamma(n_terms + 2) + 4 * U
