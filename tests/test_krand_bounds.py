@@ -378,3 +378,84 @@ def test_chernoff_settle_bounds_the_exact_positive_part():
                 exact += x * pr
         assert float(exact) <= bound[i] * (1 + 1e-9) + 1e-12, i
         assert bound[i] - float(exact) <= slack[i] * (1 + 1e-6) + 1e-12, i
+
+
+def test_monotone_reuses_the_nearest_smaller_count():
+    known = kc.Monotone()
+    known.add(50, 0.1)
+    known.add(10, 0.5)
+    assert known.counts == [10, 50]
+    # a bound at M: the one of the nearest evaluated count <= M (delta_N falls in M)
+    assert [known.above(m) for m in (5, 10, 30, 50, 60)] == [1.0, 0.5, 0.5, 0.1, 0.1]
+    # an estimate from below: the nearest count >= M
+    assert [known.below(m) for m in (5, 10, 30, 50, 60)] == [0.5, 0.5, 0.1, 0.1, 0.0]
+
+
+def test_common_n_dominance():
+    known = [((10, 0, 5), 1e-7), ((3, 0, 2), 2e-6)]
+    target = 1e-6
+    assert kc._dominated(known, (12, 0, 5), target) == 1e-7  # more clones: settled
+    assert kc._dominated(known, (2, 0, 1), target) == 1.0  # fewer than a failure
+    assert kc._dominated(known, (9, 0, 9), target) is None  # neither: evaluate
+    assert kc._dominated(known, (4, 0, 1), target) is None
+
+
+def _reuse_scenario() -> tuple[float, float, float]:
+    """A single-law bound computed for a box of many clones (a large count M), then the
+    bound of the whole simplex (small counts): (its bound, the same blocks with certified
+    lower bounds on delta_N at each count, delta)."""
+    cov = kc.Cover(2, 2, LieProbability(F(1), from_eps0=True), 200, 1e-6, 0.75)
+    cells, S = cov.orbit, 199
+    law = cov._single_law(cells, cov.classes[0])
+    seen: dict = {}
+    original = cov._by_blocks
+
+    def spy(groups, family, rounded, evaluate, levels=kc.LEVELS):  # type: ignore[no-untyped-def]
+        seen.update(groups=groups, rounded=rounded)
+        return original(groups, family, rounded, evaluate, levels)
+
+    cov._by_blocks = spy  # type: ignore[method-assign]
+    assert cov._single(cells, law, (150, 0, 0), (S, S - 150, S - 150)) <= cov.delta
+    bound = cov._single(cells, law, (0, 0, 0), (S, S, S))
+    lower = kc.block_bound(
+        seen["groups"],
+        lambda M: ks.delta_single(cells, law, seen["rounded"](M), cov.eps, lower=True),
+        math.inf,
+    )
+    return bound, lower, cov.delta
+
+
+def test_reused_bounds_never_settle_below_the_lower_bounds():
+    """Soundness of reusing bounds across boxes: a box settled from known bounds has a
+    bound no smaller than the same blocks evaluated with certified lower bounds."""
+    bound, lower, delta = _reuse_scenario()
+    assert bound > delta or bound >= lower, (bound, lower)
+
+
+def test_reusing_a_larger_count_is_caught(monkeypatch):
+    """Mutation: taking the bound of the nearest *larger* count (delta_N falls in M, so
+    that is no bound) settles the simplex far below its lower bound; the test above fails."""
+
+    def wrong(self, M):  # type: ignore[no-untyped-def]
+        j = kc.bisect.bisect_left(self.counts, M)
+        return self.bounds[j] if j < len(self.counts) else 1.0
+
+    monkeypatch.setattr(kc.Monotone, "above", wrong)
+    bound, lower, delta = _reuse_scenario()
+    assert bound <= delta < lower
+
+
+def test_reuse_keeps_the_certificate_and_saves_evaluations(monkeypatch):
+    """The same certificate (L = 2, n = 200, 1.1 x the attained lower bound) with and
+    without reusing known bounds; reuse needs fewer evaluations."""
+    lie = LieProbability(F(1), from_eps0=True)
+    eps = 1.1 * kb.lower_bound(2, 200, lie, 1e-6).epsilon
+    ok, with_reuse, _ = kb.certify_at(2, 200, lie, 1e-6, eps)
+    monkeypatch.setattr(kc.Monotone, "above", lambda self, M: 1.0)
+    monkeypatch.setattr(kc.Monotone, "below", lambda self, M: 0.0)
+    monkeypatch.setattr(kc, "_dominated", lambda known, vec, target: None)
+    ok_fresh, fresh, _ = kb.certify_at(2, 200, lie, 1e-6, eps)
+    assert ok and ok_fresh
+    used = sum(r.evaluations for r in with_reuse.values())
+    used_fresh = sum(r.evaluations for r in fresh.values())
+    assert used < used_fresh, (used, used_fresh)

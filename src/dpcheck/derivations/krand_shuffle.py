@@ -366,7 +366,9 @@ def derivation() -> Checked:
             " $r^v \\lambda_h(u)$, $r = q/p$), using the lower corner of the box (the users"
             " beyond it revealed) or its least clone probabilities.  The evaluators are floats"
             " with certified error bounds (binomial tables from an arb value at the mode and"
-            " ratio products; sums of nonnegative terms; Higham's FFT bound, times 10); a box"
+            " ratio products; sums of nonnegative terms; Higham's FFT bound, times 10); by"
+            " Step 6 a bound computed at fewer clones of the same laws is also a bound at more,"
+            " so bounds are reused across boxes; a box"
             " is settled only if the bound is at most $\\delta$.  Then"
             " $\\delta_{x,x'}(\\varepsilon^*) \\le \\delta$ for every neighbouring pair, and"
             " $\\varepsilon(\\delta) \\le \\varepsilon^*$.",

@@ -24,11 +24,17 @@ The tools (each the clone lemma with a choice of components, then an evaluator):
   (monotone again); the mid count by blocks.
 
 delta_N is evaluated by :mod:`krand_single` or :mod:`krand_multi`, both certified upper
-bounds; cached by (tool, law, counts).
+bounds; cached by (tool, law, counts).  delta_N is nonincreasing in every clone count, so a
+bound computed at fewer clones of the same laws is a bound at more: a box whose blocks are
+settled by bounds already computed (at the nearest smaller counts, :class:`Monotone`;
+componentwise smaller counts for common-N, :func:`_dominated`) is settled without a new
+evaluation, and one that even the nearest larger counts' bounds would not settle is left
+to the other tools (bound 1) without one.
 """
 
 from __future__ import annotations
 
+import bisect
 import heapq
 import math
 import time
@@ -102,14 +108,17 @@ def block_bound(
     value: Callable[[int], float],
     stop: float,
     levels: Sequence[float] = LEVELS,
+    pmf: np.ndarray | None = None,
 ) -> float:
     """Upper bound on E f(M), M = sum Bin(m_i, theta_i), f nonincreasing in M with f <= 1.
 
     Blocks [c_j, c_(j+1)) between the ``levels`` quantiles: E f(M) <= P(M < c_0) +
     sum_j P(M in block j) f(c_j).  The float pmf's masses are inflated by a relative 1e-9
     (its rounding) and the block probabilities by its tail; stops early above ``stop``.
+    ``pmf``: :func:`bernoulli_sum_pmf` of ``groups`` if already computed.
     """
-    pmf = bernoulli_sum_pmf(groups)
+    if pmf is None:
+        pmf = bernoulli_sum_pmf(groups)
     tail_err = 1e-12 * len(groups)
     cdf = np.cumsum(pmf)
     cuts = sorted({int(np.searchsorted(cdf, lv)) for lv in levels})
@@ -126,6 +135,31 @@ def block_bound(
         if total > stop:
             return total
     return total
+
+
+class Monotone:
+    """Bounds on a quantity nonincreasing in a count M (delta_N in one clone count: adding
+    a clone is a post-processing), at the counts evaluated so far (kept sorted)."""
+
+    def __init__(self) -> None:
+        self.counts: list[int] = []
+        self.bounds: list[float] = []
+
+    def add(self, M: int, bound: float) -> None:
+        j = bisect.bisect_left(self.counts, M)
+        self.counts.insert(j, M)
+        self.bounds.insert(j, bound)
+
+    def above(self, M: int) -> float:
+        """A bound at M: the one at the nearest evaluated count <= M (1 if none)."""
+        j = bisect.bisect_right(self.counts, M)
+        return self.bounds[j - 1] if j else 1.0
+
+    def below(self, M: int) -> float:
+        """An estimate from below: the bound at the nearest evaluated count >= M (0 if none).
+        Not a bound on anything; used only to skip evaluations that would not settle."""
+        j = bisect.bisect_left(self.counts, M)
+        return self.bounds[j] if j < len(self.counts) else 0.0
 
 
 @dataclass
@@ -160,6 +194,10 @@ class Cover:
         self.evaluations = 0
         self.grid = max(1, n // 200)  # deterministic counts rounded down to multiples
         self._laws: dict[tuple, object] = {}
+        # common-N bounds computed so far, per majority N-class: (clone counts, bound)
+        self._cn_known: dict[int, list[tuple[tuple[int, ...], float]]] = {}
+        # bounds computed so far per family (tool, law, fixed counts), by clone count
+        self._known: dict[tuple, Monotone] = {}  # type: ignore[type-arg]
 
     # ------------------------------------------------------------------ laws
     def _single_law(self, cells: Cells, c: tuple[int, int]) -> ks.Law:
@@ -193,19 +231,50 @@ class Cover:
             m[i] += add
             free -= add
         groups = [(m[i], th[c]) for i, c in enumerate(self.classes) if m[i] > 0]
+        return self._by_blocks(
+            groups,
+            ("s", cells.kind, id(law)),
+            lambda M: ladder_down(M, 1 / 256),
+            lambda M: ks.delta_single(cells, law, M, self.eps),
+        )
+
+    def _by_blocks(
+        self,
+        groups: Sequence[tuple[int, float]],
+        family: tuple,  # type: ignore[type-arg]
+        rounded: Callable[[int], int],
+        evaluate: Callable[[int], float],
+        levels: Sequence[float] = LEVELS,
+    ) -> float:
+        """:func:`block_bound` of a family of bounds nonincreasing in the clone count M,
+        evaluated at ``rounded``(M) (down: safe) and cached.  Bounds already computed for
+        the family settle the box without evaluating (:meth:`Monotone.above`); if even
+        the estimates from below (:meth:`Monotone.below`) do not settle it, evaluating
+        would not either, and 1 (the trivial bound) is returned."""
+        known = self._known.setdefault(family, Monotone())
+        pmf = bernoulli_sum_pmf(groups)
+        b = block_bound(groups, lambda M: known.above(rounded(M)), self.delta, levels, pmf)
+        if b <= self.delta:
+            return b
+        if block_bound(groups, lambda M: known.below(rounded(M)), math.inf, levels, pmf) > (
+            self.delta
+        ):
+            return 1.0
 
         def value(M: int) -> float:
-            M = ladder_down(M, 1 / 256)
-            key = ("s", cells.kind, id(law), M)
+            M = rounded(M)
+            key = (family, M)
             if key not in self.cache:
                 self.evaluations += 1
                 try:
-                    self.cache[key] = ks.delta_single(cells, law, M, self.eps)
+                    self.cache[key] = evaluate(M)
                 except ks.TooLarge:
                     self.cache[key] = 1.0  # not evaluated: the box is not settled by it
+                    return 1.0
+                known.add(M, self.cache[key])
             return self.cache[key]
 
-        return block_bound(groups, value, self.delta)
+        return block_bound(groups, value, self.delta, levels, pmf)
 
     def _mid_law(self, cells: Cells) -> ks.CloneLaw:
         """One fixed law for the non-extreme classes of a system: their gammas, summed."""
@@ -239,19 +308,13 @@ class Cover:
             if ladder_down(m) > 0
         )
 
-        def value(M: int) -> float:
-            parts = parts_fixed + (
-                ((ladder_down(M), mid_law),) if mid_law is not None and ladder_down(M) > 0 else ()
-            )
-            key = ("m", cells.kind, tuple((cnt, id(law)) for cnt, law in parts))
-            if key not in self.cache:
-                self.evaluations += 1
-                self.cache[key] = km.delta_multi(cells, parts, self.eps)
-            return self.cache[key]
+        def evaluate(M: int) -> float:
+            parts = parts_fixed + (((M, mid_law),) if mid_law is not None and M > 0 else ())
+            return km.delta_multi(cells, parts, self.eps)
 
-        if not mid_groups:
-            return value(0)
-        return block_bound(mid_groups, value, self.delta, self._levels(cells))
+        family = ("multi", cells.kind, tuple((cnt, id(law)) for cnt, law in parts_fixed))
+        # no random count (empty groups): the one block M = 0
+        return self._by_blocks(mid_groups, family, ladder_down, evaluate, self._levels(cells))
 
     @staticmethod
     def _levels(cells: Cells) -> Sequence[float]:
@@ -283,7 +346,6 @@ class Cover:
         th = self._theta(cells, rest_law)
         # the users beyond the lower corner may sit anywhere, e included: each is a clone of
         # the rest law with probability at least the least theta over the classes with room
-        list(lo)
         free = self.n - 1 - sum(lo)
         extra = []
         for i in sorted(range(len(self.classes)), key=lambda i: th[self.classes[i]]):
@@ -297,18 +359,13 @@ class Cover:
             (lo[i], th[c]) for i, c in enumerate(self.classes) if i != ie and lo[i] > 0
         ] + extra
 
-        def value(M: int) -> float:
-            Mg = ladder_down(M)
-            parts = tuple(p for p in ((fixed, law_e), (Mg, rest_law)) if p[0] > 0)
-            key = ("m", cells.kind, tuple((cnt, id(law)) for cnt, law in parts))
-            if key not in self.cache:
-                self.evaluations += 1
-                self.cache[key] = km.delta_multi(cells, parts, self.eps)
-            return self.cache[key]
+        def evaluate(M: int) -> float:
+            parts = tuple(p for p in ((fixed, law_e), (M, rest_law)) if p[0] > 0)
+            return km.delta_multi(cells, parts, self.eps)
 
-        if not groups:
-            return value(0)
-        return block_bound(groups, value, self.delta, self._levels(cells))
+        family = ("rest", cells.kind, e, fixed)
+        # no random count (empty groups): the one block M = 0
+        return self._by_blocks(groups, family, ladder_down, evaluate, self._levels(cells))
 
     def _as(self, cells: Cells, i: int) -> tuple[int, int]:
         """Class i as the system sees it (the N-clone cells ignore nothing: same classes)."""
@@ -340,6 +397,8 @@ class Cover:
                 groups.setdefault("mid", []).append((lo[i], thN[v] * th_mid))
         tau = TAU_QUANTILE * self.delta / max(1, len(groups))
         parts = []
+        names = ("b0", f"b{h}", "mid")
+        counts = dict.fromkeys(names, 0)
         for name, grp in sorted(groups.items()):
             pmf = bernoulli_sum_pmf(grp)
             cnt = int(np.searchsorted(np.cumsum(pmf) * (1 + 1e-9) + 1e-12, tau))
@@ -349,18 +408,20 @@ class Cover:
                 else self._mid_law(bcells)
             )
             parts.append((ladder_down(cnt), law))
+            counts[name] = ladder_down(cnt)
         key = ("cn", v_star, tuple((c, id(law)) for c, law in parts))
+        target = self.delta - TAU_QUANTILE * self.delta * (1 + 1e-6)
         if key not in self.cache:
-            self.evaluations += 1
-            self.cache[key] = cn.delta_common_n(
-                orbit,
-                bcells,
-                parts,
-                phiN,
-                self.eps,
-                2e-3 * self.delta,
-                target=self.delta - TAU_QUANTILE * self.delta * (1 + 1e-6),
-            )
+            vec = tuple(counts[nm] for nm in names)
+            known = self._cn_known.setdefault(v_star, [])
+            value = _dominated(known, vec, target)
+            if value is None:
+                self.evaluations += 1
+                value = cn.delta_common_n(
+                    orbit, bcells, parts, phiN, self.eps, 2e-3 * self.delta, target=target
+                )
+                known.append((vec, value))
+            self.cache[key] = value
         return self.cache[key] + TAU_QUANTILE * self.delta * (1 + 1e-6)
 
     def _natural_n(self, v: int) -> ks.CloneLaw:
@@ -460,6 +521,23 @@ class Cover:
         res.evaluations = self.evaluations
         res.seconds = time.perf_counter() - start
         return res
+
+
+def _dominated(
+    known: list[tuple[tuple[int, ...], float]], vec: tuple[int, ...], target: float
+) -> float | None:
+    """A bound for clone counts ``vec`` from one already computed, or None.
+
+    delta_N is nonincreasing in every clone count (adding a clone of a fixed law is a
+    post-processing), so a bound computed at counts <= vec (componentwise) is a bound at
+    vec: it is returned if it settles (<= target).  If counts >= vec did not settle, vec
+    will not either: 1 (the trivial bound) is returned without evaluating."""
+    for kv, value in known:
+        if value <= target and all(a <= b for a, b in zip(kv, vec, strict=True)):
+            return value
+        if value > target and all(a >= b for a, b in zip(kv, vec, strict=True)):
+            return 1.0
+    return None
 
 
 def _tighten(

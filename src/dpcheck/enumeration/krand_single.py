@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import functools
 import math
+from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -354,9 +355,12 @@ def _atoms_full(
 
 @dataclass(frozen=True)
 class _Side:
-    """One group's values a_1 X_1 sorted, with suffix sums of w, w y and w |y|."""
+    """One group's values a X sorted, its weights in the same order (and their float sum),
+    with suffix sums of w, w y and w |y|."""
 
     y: np.ndarray
+    w: np.ndarray
+    w_total: float
     CW: np.ndarray
     CWY: np.ndarray
     CAY: np.ndarray
@@ -364,19 +368,53 @@ class _Side:
     excluded: float
 
 
-@functools.lru_cache(maxsize=8192)
+#: Memory the cached sorted sides may hold (least recently used dropped first): a side of
+#: a large multinomial holds millions of configurations, so a count limit is not enough.
+SIDE_CACHE_BYTES = 2 * 2**30
+_SIDES: OrderedDict[tuple, _Side] = OrderedDict()  # type: ignore[type-arg]
+_SIDES_BYTES = [0]
+
+
+def _side_bytes(side: _Side) -> int:
+    return sum(x.nbytes for x in (side.y, side.w, side.CW, side.CWY, side.CAY))
+
+
 def _sorted_side(M: int, law: CloneLaw, v: tuple[float, ...], a: float) -> _Side:
+    """Mult(M, law)'s values a sum v_c N_c sorted, with their weights and suffix sums
+    (cached within :data:`SIDE_CACHE_BYTES`)."""
+    key = (M, law, v, a)
+    side = _SIDES.get(key)
+    if side is not None:
+        _SIDES.move_to_end(key)
+        return side
     w, x, eta, excluded = _atoms_full(M, law, np.asarray(v))
     y = a * x
     o = np.argsort(y, kind="stable")
     y, w = y[o], w[o]
-    return _Side(y, _suffix(w), _suffix(w * y), _suffix(w * np.abs(y)), eta, excluded)
+    side = _Side(
+        y, w, float(w.sum()), _suffix(w), _suffix(w * y), _suffix(w * np.abs(y)), eta, excluded
+    )
+    _SIDES[key] = side
+    _SIDES_BYTES[0] += _side_bytes(side)
+    while _SIDES_BYTES[0] > SIDE_CACHE_BYTES and len(_SIDES) > 1:
+        _, old = _SIDES.popitem(last=False)
+        _SIDES_BYTES[0] -= _side_bytes(old)
+    return side
 
 
 def positive_part_two(
-    split: CloneLaw, inner: CloneLaw, M: int, a: Sequence[float], v: np.ndarray, margin: float
+    split: CloneLaw,
+    inner: CloneLaw,
+    M: int,
+    a: Sequence[float],
+    v: np.ndarray,
+    margin: float,
 ) -> Bound:
-    """Bound on E[(a_0 X_0 + a_1 X_1)_+] (mode ``two``), T <= T~ + (M + 1) margin."""
+    """Bound on E[(a_0 X_0 + a_1 X_1)_+] (mode ``two``), T <= T~ + (M + 1) margin.
+
+    Both groups' values are sorted (cached per count): a value x of group 0 meets a
+    positive sum only if x > -max y, so only that suffix of group 0 is visited (the others
+    add 0 to the sum and to its error weight)."""
     if split.size != 2:
         raise ValueError("mode two needs a coordinate with two values")
     R0 = M + 1
@@ -395,10 +433,12 @@ def positive_part_two(
         if pm == 0.0:
             continue
         M0 = k if first == 0 else R0 - k
-        w0, x0, e0, ex0 = _atoms_full(M0, inner, v)
+        side0 = _sorted_side(M0, inner, v_key, a0)
         side = _sorted_side(R0 - M0, inner, v_key, a1)
-        x = a0 * x0
-        idx = np.searchsorted(side.y, -x, side="right")
+        start = int(np.searchsorted(side0.y, -side.y[-1], side="right")) if len(side.y) else 0
+        x, w0 = side0.y[start:], side0.w[start:]
+        # keys ascending (-x reversed): numpy's search reuses the previous position
+        idx = np.searchsorted(side.y, -x[::-1], side="right")[::-1]
         total += pm * float((w0 * np.maximum(x * side.CW[idx] + side.CWY[idx], 0.0)).sum())
         err_abs += (
             pm
@@ -406,10 +446,10 @@ def positive_part_two(
             * gamma(len(side.y) + 4)
         )
         # ties at the boundary: x + y within rounding of 0 contribute at most that much
-        err_abs += pm * float(w0.sum()) * gamma(8) * top
-        eta = max(eta, tab.eta + e0 + side.eta)
-        excluded = max(excluded, tab.tail + ex0 + side.excluded)
-        n_terms += len(w0)
+        err_abs += pm * side0.w_total * gamma(8) * top
+        eta = max(eta, tab.eta + side0.eta + side.eta)
+        excluded = max(excluded, tab.tail + side0.excluded + side.excluded)
+        n_terms += len(side0.y)
     rel = eta + gamma(n_terms + 4) + 8 * U
     return Bound(total, rel, err_abs * (1 + 1e-6) + shift, excluded * (top + shift))
 
