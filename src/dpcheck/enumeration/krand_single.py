@@ -355,12 +355,11 @@ def _atoms_full(
 
 @dataclass(frozen=True)
 class _Side:
-    """One group's values a X sorted, its weights in the same order (and their float sum),
-    with suffix sums of w, w y and w |y|."""
+    """One group's values a X sorted, its weights in the same order, with suffix sums of
+    w (CW[0]: their total), w y and w |y|."""
 
     y: np.ndarray
     w: np.ndarray
-    w_total: float
     CW: np.ndarray
     CWY: np.ndarray
     CAY: np.ndarray
@@ -391,9 +390,7 @@ def _sorted_side(M: int, law: CloneLaw, v: tuple[float, ...], a: float) -> _Side
     y = a * x
     o = np.argsort(y, kind="stable")
     y, w = y[o], w[o]
-    side = _Side(
-        y, w, float(w.sum()), _suffix(w), _suffix(w * y), _suffix(w * np.abs(y)), eta, excluded
-    )
+    side = _Side(y, w, _suffix(w), _suffix(w * y), _suffix(w * np.abs(y)), eta, excluded)
     _SIDES[key] = side
     _SIDES_BYTES[0] += _side_bytes(side)
     while _SIDES_BYTES[0] > SIDE_CACHE_BYTES and len(_SIDES) > 1:
@@ -403,12 +400,7 @@ def _sorted_side(M: int, law: CloneLaw, v: tuple[float, ...], a: float) -> _Side
 
 
 def positive_part_two(
-    split: CloneLaw,
-    inner: CloneLaw,
-    M: int,
-    a: Sequence[float],
-    v: np.ndarray,
-    margin: float,
+    split: CloneLaw, inner: CloneLaw, M: int, a: Sequence[float], v: np.ndarray, margin: float
 ) -> Bound:
     """Bound on E[(a_0 X_0 + a_1 X_1)_+] (mode ``two``), T <= T~ + (M + 1) margin.
 
@@ -446,7 +438,7 @@ def positive_part_two(
             * gamma(len(side.y) + 4)
         )
         # ties at the boundary: x + y within rounding of 0 contribute at most that much
-        err_abs += pm * side0.w_total * gamma(8) * top
+        err_abs += pm * float(side0.CW[0]) * gamma(8) * top
         eta = max(eta, tab.eta + side0.eta + side.eta)
         excluded = max(excluded, tab.tail + side0.excluded + side.excluded)
         n_terms += len(side0.y)
