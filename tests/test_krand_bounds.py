@@ -459,3 +459,41 @@ def test_reuse_keeps_the_certificate_and_saves_evaluations(monkeypatch):
     used = sum(r.evaluations for r in with_reuse.values())
     used_fresh = sum(r.evaluations for r in fresh.values())
     assert used < used_fresh, (used, used_fresh)
+
+
+def test_folded_configurations_are_the_cyclic_sums():
+    """km.folded puts every count vector c at c - origin modulo the box (the input of the
+    cyclic convolution): checked against a plain loop."""
+    import numpy as np
+
+    rng = np.random.default_rng(1)
+    sub = rng.integers(0, 40, size=(200, 3))
+    sub = np.unique(sub, axis=0)
+    cf = km.Configs(sub, rng.random(len(sub)), 0.0, 0.0)
+    shape, origin = (7, 11, 5), np.array([3, 30, 12])
+    want = np.zeros(shape)
+    for row, w in zip(sub, cf.w, strict=True):
+        want[tuple((row - origin) % np.array(shape))] += w
+    assert np.allclose(km.folded(cf, shape, origin), want, rtol=1e-15, atol=0)
+    assert np.allclose(km.folded(cf, shape), np.roll(want, tuple(origin), axis=(0, 1, 2)))
+
+
+def test_side_cache_drops_the_least_recently_used_beyond_its_bytes(monkeypatch):
+    """The sorted-side cache keeps at most SIDE_CACHE_BYTES (the newest side always)."""
+    import numpy as np
+
+    def side(k: int) -> ks._Side:
+        a = np.zeros(k)
+        return ks._Side(a, a, a, a, a, 0.0, 0.0)
+
+    monkeypatch.setattr(ks, "SIDE_CACHE_BYTES", 5 * 8 * 100)  # five arrays of 100 floats
+    cache = ks._SideCache()
+    cache.put(("a",), side(50))
+    cache.put(("b",), side(50))
+    assert cache.get(("a",)) is not None  # a is now the most recently used
+    cache.put(("c",), side(50))  # 3 x 2000 bytes > 4000: b goes
+    assert cache.get(("b",)) is None and cache.get(("a",)) is not None
+    assert cache.bytes == 2 * 5 * 8 * 50
+    cache.put(("d",), side(1000))  # larger than the limit alone: kept, the rest dropped
+    assert cache.get(("d",)) is not None and cache.get(("a",)) is None
+    assert cache.bytes == 5 * 8 * 1000

@@ -9,11 +9,12 @@ P_B = Mult(c_1, phi_1) * Mult(c_2, phi_2) * ... (convolution over the cell count
 
 (and the swap); the hockey-stick divergence of the exact laws of the N-experiment.
 
-**How.**  Each multinomial is a dense array over the counts of all cells but one, built
-from nested binomial tables (:mod:`krand_tables`: relative error eta per entry, the
-windows leaving out at most their tails); the arrays are convolved by FFT (numpy's
-pocketfft); P_x and P_x' are formed and sorted once into a loss curve, so delta at any
-eps is a lookup (:class:`MultiCurve`).
+**How.**  Each multinomial is enumerated over the counts of all cells but one from
+nested binomial tables (:mod:`krand_tables`: relative error eta per entry, the windows
+leaving out at most their tails) and its weights are summed straight onto the
+convolution box modulo its shape (:func:`folded`, one ``bincount``); the boxes are
+convolved by FFT (scipy's pocketfft); P_x and P_x' are formed and sorted once into a
+loss curve, so delta at any eps is a lookup (:class:`MultiCurve`).
 
 **Error bound.**  Convolution of nonnegative arrays with relative errors adds them.  The
 FFT route is bounded with Higham (*Accuracy and Stability*, 2nd ed., Thm 24.2): a
@@ -67,13 +68,22 @@ class Grid:
     excluded: float
 
 
-def multinomial_grid(count: int, law: CloneLaw, K: int) -> Grid:
-    """Mult(count, law) over the counts of cells 0..K-2 (cell K-1 implied), dense."""
-    if K == 1:
-        return Grid(np.ones(()), np.zeros(0, dtype=np.int64), 0.0, 0.0, 0.0)
-    # nested tables in the law's own order; the last cell of that order is implied
+@dataclass
+class Configs:
+    """Mult(count, law) as its configurations: ``sub`` the counts of cells 0..K-2 (cell
+    K-1 implied, each row distinct), ``w`` their weights within a relative ``eta``;
+    ``excluded`` mass left outside the tables' windows."""
+
+    sub: np.ndarray
+    w: np.ndarray
+    eta: float
+    excluded: float
+
+
+def multinomial_configs(count: int, law: CloneLaw, K: int) -> Configs:
+    """Mult(count, law)'s configurations from nested binomial tables in the law's own
+    order (the last cell of that order implied)."""
     order, sticks = law.order, law.sticks
-    # configurations as lists of (counts per enumerated cell, weight)
     counts = np.zeros((1, K), dtype=np.int64)
     w = np.ones(1)
     rem = np.array([count], dtype=np.int64)
@@ -99,68 +109,44 @@ def multinomial_grid(count: int, law: CloneLaw, K: int) -> Grid:
         eta += st_eta + 2 * U
         excluded += st_tail
     counts[:, order[-1]] = rem
-    sub = counts[:, : K - 1]
-    lo = sub.min(axis=0)
-    hi = sub.max(axis=0)
-    arr = np.zeros(tuple(int(x) for x in hi - lo + 1))
-    np.add.at(arr, tuple((sub - lo).T), w)
-    return Grid(arr, lo.astype(np.int64), eta, 0.0, excluded)
+    return Configs(counts[:, : K - 1], w, eta, excluded)
 
 
-def _fold(arr: np.ndarray, shape: Sequence[int]) -> np.ndarray:
-    """arr summed modulo ``shape`` along every axis (its extent may exceed the shape)."""
-    for ax, B in enumerate(shape):
-        n = arr.shape[ax]
-        if n <= B:
-            pad = [(0, 0)] * arr.ndim
-            pad[ax] = (0, B - n)
-            arr = np.pad(arr, pad)
-            continue
-        parts = [np.take(arr, range(i, min(i + B, n)), axis=ax) for i in range(0, n, B)]
-        acc = np.zeros(arr.shape[:ax] + (B,) + arr.shape[ax + 1 :])
-        for prt in parts:
-            sl = [slice(None)] * arr.ndim
-            sl[ax] = slice(0, prt.shape[ax])
-            acc[tuple(sl)] += prt
-        arr = acc
-    return arr
+def folded(cf: Configs, shape: Sequence[int], origin: np.ndarray | None = None) -> np.ndarray:
+    """The configurations' weights summed by count vector modulo ``shape``: entry j holds
+    every count vector c = origin + j (mod shape), the input of a cyclic convolution."""
+    m = np.asarray(shape, dtype=np.int64)
+    sub = cf.sub if origin is None else cf.sub - origin
+    flat = np.ravel_multi_index(tuple((sub % m).T), tuple(int(x) for x in shape))
+    return np.bincount(flat, weights=cf.w, minlength=int(np.prod(m))).reshape(tuple(shape))
 
 
-def cyclic_sum(grids: Sequence[Grid], offset: np.ndarray, shape: tuple[int, ...]) -> Grid:
-    """The law of the sum of the grids' variables on the box offset + [0, shape), by cyclic
-    FFT convolution on that box: mass of the sum outside the box aliases into it, which is
-    at most the box's tail (added to the absolute error by the caller) (module doc)."""
+def cyclic_sum(parts: Sequence[Configs], offset: np.ndarray, shape: tuple[int, ...]) -> Grid:
+    """The law of the sum of the parts' count vectors on the box offset + [0, shape), by
+    cyclic FFT convolution on that box: mass of the sum outside the box aliases into it,
+    which is at most the box's tail (added to the absolute error by the caller) (module
+    doc)."""
     eta = err1 = excluded = 0.0
-    total_off = np.zeros(len(shape), dtype=np.int64)
     spectra = None
     n = int(np.prod(shape))
     eta_n = FFT_SAFETY * 10 * U * math.log2(max(n, 2))
     norms2, norms1 = [], []
-    for g in grids:
-        a = _fold(g.arr, shape)
-        a = np.roll(
-            a, tuple(int(x) for x in (g.offset % np.array(shape))), axis=tuple(range(len(shape)))
-        )
-        total_off = total_off + g.offset
-        f = sfft.rfftn(a, shape, workers=WORKERS)
+    for i, cf in enumerate(parts):
+        # the first part carries the box's origin, so index j of the sum is origin + j
+        f = sfft.rfftn(folded(cf, shape, offset if i == 0 else None), shape, workers=WORKERS)
         spectra = f if spectra is None else spectra * f
-        norms2.append(float(np.linalg.norm(g.arr)))
-        norms1.append(float(g.arr.sum()))
-        eta += g.eta + 2 * U
-        excluded += g.excluded
-        err1 += g.err1
+        norms2.append(float(np.linalg.norm(cf.w)))
+        norms1.append(float(cf.w.sum()))
+        eta += cf.eta + 2 * U
+        excluded += cf.excluded
     y = sfft.irfftn(spectra, shape, workers=WORKERS)
-    # index j of y holds the sum = j (mod shape); bring the box's origin to index 0
-    y = np.roll(
-        y, tuple(-int(x) for x in (offset % np.array(shape))), axis=tuple(range(len(shape)))
-    )
-    y = np.maximum(y, 0.0)
+    np.maximum(y, 0.0, out=y)
     # Higham's bound, applied to the chain of products (each factor's spectrum error adds)
     prod1 = float(np.prod(norms1))
     e2 = eta_n * (
-        float(np.linalg.norm(y)) + 2 * len(grids) * max(norms2) * prod1 / max(min(norms1), 1e-300)
+        float(np.linalg.norm(y)) + 2 * len(parts) * max(norms2) * prod1 / max(min(norms1), 1e-300)
     )
-    err1 += math.sqrt(n) * e2 * len(grids)
+    err1 += math.sqrt(n) * e2 * len(parts)
     return Grid(y, offset.astype(np.int64), eta, err1, excluded)
 
 
@@ -258,10 +244,14 @@ class PairArrays:
 
     def _best(self, eps: float) -> float:
         E = math.exp(eps)
-        return max(
-            float(np.maximum(self.P1 - E * self.P0, 0.0).sum()),
-            float(np.maximum(self.P0 - E * self.P1, 0.0).sum()),
-        )
+        buf = np.empty_like(self.P0)
+        out = 0.0
+        for a, b in ((self.P1, self.P0), (self.P0, self.P1)):  # sum (a - E b)_+
+            np.multiply(b, -E, out=buf)
+            buf += a
+            np.maximum(buf, 0.0, out=buf)
+            out = max(out, float(buf.sum()))
+        return out
 
     def delta(self, eps: float) -> float:
         """A certified upper bound on delta(eps), both orders."""
@@ -281,7 +271,7 @@ def background_grid(cells: Cells, parts: Sequence[tuple[int, CloneLaw]]) -> tupl
         return Grid(np.ones((1,) * (K - 1)), np.zeros(K - 1, dtype=np.int64), 0.0, 0.0, 0.0), 0.0
     offset, shape, box_tail = _box(cells, parts, LAM_BOX)
     return cyclic_sum(
-        [multinomial_grid(count, law, K) for count, law in parts], offset, shape
+        [multinomial_configs(count, law, K) for count, law in parts], offset, shape
     ), box_tail
 
 
@@ -302,13 +292,16 @@ def pair_arrays(cells: Cells, parts: tuple[tuple[int, CloneLaw], ...]) -> PairAr
         a_err = max(_up(abs(x - m)) for x, m in zip(cells.alpha, a_mid, strict=False))
         b_err = max(_up(abs(x - m)) for x, m in zip(cells.beta, b_mid, strict=False))
 
+    tmp = np.empty_like(B)
+
     def add(law: np.ndarray) -> np.ndarray:
         out = np.zeros(shape)
-        out[tuple(slice(0, s) for s in B.shape)] += law[K - 1] * B
+        np.multiply(B, law[K - 1], out=out[tuple(slice(0, s) for s in B.shape)])
         for k in range(K - 1):
             sl = [slice(0, s) for s in B.shape]
             sl[k] = slice(1, B.shape[k] + 1)
-            out[tuple(sl)] += law[k] * B
+            np.multiply(B, law[k], out=tmp)
+            out[tuple(sl)] += tmp
         return out.ravel()
 
     mass0 = float(B.sum())

@@ -370,12 +370,35 @@ class _Side:
 #: Memory the cached sorted sides may hold (least recently used dropped first): a side of
 #: a large multinomial holds millions of configurations, so a count limit is not enough.
 SIDE_CACHE_BYTES = 2 * 2**30
-_SIDES: OrderedDict[tuple, _Side] = OrderedDict()  # type: ignore[type-arg]
-_SIDES_BYTES = [0]
 
 
-def _side_bytes(side: _Side) -> int:
-    return sum(x.nbytes for x in (side.y, side.w, side.CW, side.CWY, side.CAY))
+class _SideCache:
+    """Sorted sides by key, least recently used dropped first once their arrays hold more
+    than :data:`SIDE_CACHE_BYTES` (the newest is always kept)."""
+
+    def __init__(self) -> None:
+        self._sides: OrderedDict[tuple, _Side] = OrderedDict()  # type: ignore[type-arg]
+        self.bytes = 0
+
+    @staticmethod
+    def size(side: _Side) -> int:
+        return sum(x.nbytes for x in (side.y, side.w, side.CW, side.CWY, side.CAY))
+
+    def get(self, key: tuple) -> _Side | None:  # type: ignore[type-arg]
+        side = self._sides.get(key)
+        if side is not None:
+            self._sides.move_to_end(key)
+        return side
+
+    def put(self, key: tuple, side: _Side) -> None:  # type: ignore[type-arg]
+        self._sides[key] = side
+        self.bytes += self.size(side)
+        while self.bytes > SIDE_CACHE_BYTES and len(self._sides) > 1:
+            _, old = self._sides.popitem(last=False)
+            self.bytes -= self.size(old)
+
+
+_SIDES = _SideCache()
 
 
 def _sorted_side(M: int, law: CloneLaw, v: tuple[float, ...], a: float) -> _Side:
@@ -384,18 +407,13 @@ def _sorted_side(M: int, law: CloneLaw, v: tuple[float, ...], a: float) -> _Side
     key = (M, law, v, a)
     side = _SIDES.get(key)
     if side is not None:
-        _SIDES.move_to_end(key)
         return side
     w, x, eta, excluded = _atoms_full(M, law, np.asarray(v))
     y = a * x
     o = np.argsort(y, kind="stable")
     y, w = y[o], w[o]
     side = _Side(y, w, _suffix(w), _suffix(w * y), _suffix(w * np.abs(y)), eta, excluded)
-    _SIDES[key] = side
-    _SIDES_BYTES[0] += _side_bytes(side)
-    while _SIDES_BYTES[0] > SIDE_CACHE_BYTES and len(_SIDES) > 1:
-        _, old = _SIDES.popitem(last=False)
-        _SIDES_BYTES[0] -= _side_bytes(old)
+    _SIDES.put(key, side)
     return side
 
 
