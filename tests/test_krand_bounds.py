@@ -15,6 +15,7 @@ import math
 from fractions import Fraction as F
 
 import mpmath
+import numpy as np
 import pytest
 
 from dpcheck.cli import main
@@ -464,8 +465,6 @@ def test_reuse_keeps_the_certificate_and_saves_evaluations(monkeypatch):
 def test_folded_configurations_are_the_cyclic_sums():
     """km.folded puts every count vector c at c - origin modulo the box (the input of the
     cyclic convolution): checked against a plain loop."""
-    import numpy as np
-
     rng = np.random.default_rng(1)
     sub = rng.integers(0, 40, size=(200, 3))
     sub = np.unique(sub, axis=0)
@@ -480,8 +479,6 @@ def test_folded_configurations_are_the_cyclic_sums():
 
 def test_side_cache_drops_the_least_recently_used_beyond_its_bytes(monkeypatch):
     """The sorted-side cache keeps at most SIDE_CACHE_BYTES (the newest side always)."""
-    import numpy as np
-
     def side(k: int) -> ks._Side:
         a = np.zeros(k)
         return ks._Side(a, a, a, a, a, 0.0, 0.0)
