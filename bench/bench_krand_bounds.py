@@ -11,6 +11,11 @@ written (after each setting, so an interrupted run keeps what it finished); the 
 table (``<!-- dpcheck:krandbounds docs/krand_bounds.json -->``) and figure
 (docs/figures/krand_bounds.png) are generated from that file.  The default settings are
 the README's (about an hour on two cores); CI runs one small setting.
+
+``--compare-processes L:n:eps0:delta:ratios`` times certifications at the given ratios
+(comma-separated, x the attained lower bound) with the covers of the h values in sequence
+and on two persistent workers (:mod:`dpcheck.enumeration.krand_workers`), in the same
+run, and prints the ratio of the times.
 """
 
 from __future__ import annotations
@@ -63,12 +68,55 @@ def line(d: dict) -> str:  # type: ignore[type-arg]
     )
 
 
+def compare_processes(spec: str) -> None:
+    """Certifications at ``L:n:eps0:delta:ratios`` in sequence, then on two persistent
+    workers, in the same run (module doc)."""
+    from fractions import Fraction  # noqa: PLC0415
+
+    from dpcheck.enumeration import krand_bounds as kb  # noqa: PLC0415
+    from dpcheck.enumeration.krand_l1_exact import LieProbability  # noqa: PLC0415
+    from dpcheck.enumeration.krand_workers import CoverWorkers  # noqa: PLC0415
+
+    L, n, eps0, delta, ratios = spec.split(":")
+    lie = LieProbability(Fraction(eps0), from_eps0=True)
+    lower = kb.lower_bound(int(L), int(n), lie, float(delta)).epsilon
+    totals = {}
+    for processes in (1, 2):
+        workers = CoverWorkers(processes) if processes > 1 else None
+        totals[processes] = 0.0
+        try:
+            for r in ratios.split(","):
+                start = time.perf_counter()
+                ok, res, why = kb.certify_at(
+                    int(L), int(n), lie, float(delta), float(r) * lower, workers=workers
+                )
+                took = time.perf_counter() - start
+                totals[processes] += took
+                per_h = ", ".join(
+                    f"h={h} {c.seconds:.1f} s {c.evaluations} evaluations"
+                    for h, c in sorted(res.items())
+                )
+                print(f"{processes} process(es), {r} x lower: {why} in {took:.1f} s ({per_h})")
+        finally:
+            if workers is not None:
+                workers.close()
+    print(f"sequential / two workers: {totals[1] / totals[2]:.2f}x", flush=True)
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--settings", nargs="*", default=list(README_SETTINGS))
     parser.add_argument("--budget", type=float, default=600.0, help="seconds per upper bound")
     parser.add_argument("--json", help="write every setting's profile here")
+    parser.add_argument(
+        "--compare-processes",
+        metavar="L:n:eps0:delta:ratios",
+        help="only time certifications with the h covers in sequence and on two workers",
+    )
     args = parser.parse_args(argv)
+    if args.compare_processes:
+        compare_processes(args.compare_processes)
+        return
     rows = []
     for setting in args.settings:
         d = run(setting, args.budget)

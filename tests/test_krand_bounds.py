@@ -318,7 +318,7 @@ def test_upper_bound_budget_leaves_time_for_a_looser_ratio(monkeypatch):
     calls = []
     lower = 0.2
 
-    def fake(L, n, lie, delta, eps, max_seconds):
+    def fake(L, n, lie, delta, eps, max_seconds, workers=None):
         r = eps / lower
         calls.append((round(r, 6), max_seconds))
         if r >= 1.3 - 1e-9:
@@ -494,3 +494,126 @@ def test_side_cache_drops_the_least_recently_used_beyond_its_bytes(monkeypatch):
     cache.put(("d",), side(1000))  # larger than the limit alone: kept, the rest dropped
     assert cache.get(("d",)) is not None and cache.get(("a",)) is None
     assert cache.bytes == 5 * 8 * 1000
+
+
+# ---------------------------------------------------------------- parallel covers
+def test_affinity_runs_every_h_once():
+    from dpcheck.enumeration.krand_workers import affinity
+
+    for L in (1, 2, 3, 4, 5):
+        for w in (1, 2):
+            groups = affinity(L, w)
+            assert len(groups) <= w
+            assert sorted(h for g in groups for h in g) == list(range(1, L + 1))
+    assert affinity(3, 2) == [[3, 1], [2]]
+
+
+def test_parallel_covers_give_the_sequential_certificate():
+    """The covers side by side on persistent workers are the sequential covers (the same
+    boxes, tools and evaluations), also at a second epsilon on the same workers."""
+    from dpcheck.enumeration.krand_workers import CoverWorkers
+
+    lie = LieProbability(F(1), from_eps0=True)
+    lower = kb.lower_bound(3, 100, lie, 1e-3).epsilon
+    with CoverWorkers(2) as workers:
+        for ratio in (1.2, 1.3):
+            ok1, seq, why1 = kb.certify_at(3, 100, lie, 1e-3, ratio * lower)
+            ok2, par, why2 = kb.certify_at(3, 100, lie, 1e-3, ratio * lower, workers=workers)
+            assert ok1 and ok2 and why1 == why2 == "settled", (why1, why2)
+            assert sorted(seq) == sorted(par) == [1, 2, 3]
+            for h in seq:
+                assert [(s.lo, s.hi, s.tool) for s in seq[h].settled] == [
+                    (s.lo, s.hi, s.tool) for s in par[h].settled
+                ]
+                assert seq[h].evaluations == par[h].evaluations
+
+
+def test_parallel_covers_report_a_failure_and_stop_the_others():
+    """Below the attained lower bound no cover may settle: in parallel as in sequence the
+    failing h is named; the workers stay usable for the next attempt."""
+    from dpcheck.enumeration.krand_workers import CoverWorkers
+
+    lie = LieProbability(F(1), from_eps0=True)
+    lower = kb.lower_bound(3, 100, lie, 1e-3).epsilon
+    ok_seq, _, why_seq = kb.certify_at(3, 100, lie, 1e-3, 0.9 * lower)
+    with CoverWorkers(2) as workers:
+        ok, res, why = kb.certify_at(3, 100, lie, 1e-3, 0.9 * lower, workers=workers)
+        assert not ok_seq and not ok and "not settled" in why, (why_seq, why)
+        failed = [h for h, r in res.items() if not r.ok and not r.stopped]
+        assert failed and all(r.failed is not None for h, r in res.items() if h in failed)
+        assert workers.stop.is_set() is False
+        ok, _, why = kb.certify_at(3, 100, lie, 1e-3, 1.3 * lower, workers=workers)
+        assert ok, why
+
+
+def test_a_failing_worker_is_reported(monkeypatch):
+    """An exception in a worker's cover reaches the caller as an error naming h (the
+    workers are forked after the patch, so they run it)."""
+    from dpcheck.enumeration import krand_workers as kw
+
+    def broken(self, *a, **k):  # type: ignore[no-untyped-def]
+        raise ZeroDivisionError("planted")
+
+    monkeypatch.setattr(kw.Cover, "run", broken)
+    lie = LieProbability(F(1), from_eps0=True)
+    with kw.CoverWorkers(2) as workers, pytest.raises(RuntimeError, match="planted"):
+        kb.certify_at(2, 50, lie, 1e-3, 1.0, workers=workers)
+
+
+def test_a_stopped_cover_is_neither_settled_nor_failed():
+    lie = LieProbability(F(1), from_eps0=True)
+    res = kc.Cover(2, 2, lie, 50, 1e-3, 1.0).run(stop=lambda: True)
+    assert res.stopped and not res.ok and res.failed is None and not res.settled
+
+
+# ---------------------------------------------------------------- multi tool, free users
+def _multi_box_check(L: int, n: int, q: str, eps: float, lo, hi) -> tuple[float, float]:
+    """(the multi tool's bound for the box, the largest exact delta over the backgrounds
+    whose class composition lies in it), h = L."""
+    import itertools
+
+    cov = kc.Cover(L, L, _lie(q), n, 1.0, eps)
+    bound = cov._multi(cov.orbit, lo, hi)
+    worst = 0.0
+    vecs = [format(v, f"0{L}b") for v in range(2**L)]
+    for combo in itertools.combinations_with_replacement(vecs, n - 1):
+        comp = [0] * (L + 1)
+        for v in combo:
+            comp[v.count("1")] += 1
+        if all(a <= m <= b for a, m, b in zip(lo, comp, hi, strict=True)):
+            bg: dict[str, int] = {}
+            for v in combo:
+                bg[v] = bg.get(v, 0) + 1
+            worst = max(worst, _exact_delta(_pair_for(L, n, L, bg), q, eps))
+    return bound, worst
+
+
+@pytest.mark.parametrize(
+    "L, n, q, eps, lo, hi",
+    [
+        (2, 7, "1/4", 0.9, (1, 1, 0), (5, 5, 4)),
+        (2, 7, "3/8", 0.5, (0, 2, 0), (4, 6, 4)),
+        (3, 4, "3/8", 0.6, (0, 1, 0, 0), (2, 3, 2, 2)),
+    ],
+)
+def test_multi_tool_with_free_users_bounds_every_background_in_the_box(L, n, q, eps, lo, hi):
+    """The users beyond the lower corner count as mid-law clones with the least theta of
+    the classes with room: the bound still lies above the exact delta of every background
+    of the box (every vector, not only every class composition)."""
+    bound, worst = _multi_box_check(L, n, q, eps, lo, hi)
+    assert worst > 1e-6
+    assert worst <= bound, (worst, bound)
+
+
+def test_upper_bound_uses_workers_only_where_they_pay(monkeypatch):
+    """Two workers for L = 2, 3 up to PARALLEL_MAX_N users; in this process for L = 1, 4
+    and larger n (processes=1 forces it)."""
+    seen = []
+    monkeypatch.setattr(kb, "_upper_bound", lambda *a: seen.append(a[-1]) or a[-1])
+    monkeypatch.setattr(kb, "PROCESSES", 2)
+    lie = LieProbability(F(1), from_eps0=True)
+    for L, n, processes in ((2, 1000, None), (3, 1000, None), (4, 1000, None), (2, 10**4, None),
+                            (1, 1000, None), (3, 1000, 1)):
+        kb.upper_bound(L, n, lie, 1e-6, 0.1, processes=processes)
+    used = [w is not None for w in seen]
+    assert used == [True, True, False, False, False, False]

@@ -19,9 +19,10 @@ The tools (each the clone lemma with a choice of components, then an evaluator):
 * ``nclone`` (h < L): the same with the N-clone cells (h + 1 cells).
 * ``multi`` (cells <= 4): each class keeps its own law gamma_c/lambda_c (the extreme
   classes, lambda = 1, exactly; the others merged into one law phi_mid with their
-  theta); counts at the box's lower corner (every composition of the box contains it: the
-  extra users are revealed, which can only increase delta), rounded down to a grid
-  (monotone again); the mid count by blocks.
+  theta); counts at the box's lower corner (every composition of the box contains it),
+  rounded down to a grid (monotone again); the users beyond the corner, who may sit in
+  any class with room, are mid-law clones with the least theta of those classes; the
+  mid count by blocks.
 
 delta_N is evaluated by :mod:`krand_single` or :mod:`krand_multi`, both certified upper
 bounds; cached by (tool, law, counts).  delta_N is nonincreasing in every clone count, so a
@@ -180,6 +181,7 @@ class CoverResult:
     evaluations: int = 0
     seconds: float = 0.0
     out_of_budget: bool = False
+    stopped: bool = False  # asked to stop (another h failed): neither settled nor failed
 
 
 class Cover:
@@ -288,9 +290,12 @@ class Cover:
             self._laws[key] = km.natural_law(g)
         return self._laws[key]  # type: ignore[return-value]
 
-    def _multi(self, cells: Cells, lo: Sequence[int]) -> float:
+    def _multi(self, cells: Cells, lo: Sequence[int], hi: Sequence[int]) -> float:
         """The ``multi`` tool: extreme classes with their own exact laws (counts at the
-        lower corner), the other classes as clones of one fixed mid law (by blocks)."""
+        lower corner), the other classes as clones of one fixed mid law (by blocks).  The
+        users beyond the lower corner may sit in any class with room, extreme ones
+        included: each is a mid-law clone with probability at least the least theta over
+        those classes (as in :meth:`_rest`), not revealed."""
         fixed: dict[tuple[int, int], int] = {}
         mid_groups = []
         mid_law = None
@@ -302,6 +307,13 @@ class Cover:
             else:
                 mid_law = mid_law or self._mid_law(cells)
                 mid_groups.append((lo[i], self._theta(cells, mid_law)[c]))
+        free = self.n - 1 - sum(lo)
+        if free > 0 and any(not cells.is_extreme(c) for c in self.classes):
+            mid_law = mid_law or self._mid_law(cells)
+            th = self._theta(cells, mid_law)
+            least = min(th[c] for i, c in enumerate(self.classes) if hi[i] > lo[i])
+            if least > 0:
+                mid_groups.append((free, least))
         parts_fixed = tuple(
             (ladder_down(m), self._natural(cells, c))
             for c, m in sorted(fixed.items())
@@ -473,7 +485,7 @@ class Cover:
                     best, tool = b, f"two-law {cells.kind}"
                 if best <= self.delta:
                     return best, tool
-            b = self._multi(cells, lo)
+            b = self._multi(cells, lo, hi)
             if b < best:
                 best, tool = b, f"multi {cells.kind}"
             if best <= self.delta:
@@ -486,7 +498,15 @@ class Cover:
         there, and fails fast."""
         return -max(lo[i] for i, c in enumerate(self.classes) if self.orbit.is_extreme(c))
 
-    def run(self, max_boxes: int = 100_000, max_seconds: float = math.inf) -> CoverResult:
+    def run(
+        self,
+        max_boxes: int = 100_000,
+        max_seconds: float = math.inf,
+        stop: Callable[[], bool] | None = None,
+    ) -> CoverResult:
+        """Settle every composition, or stop at the first one no tool settles, beyond
+        ``max_boxes`` or ``max_seconds``, or once ``stop()`` is true (checked between
+        boxes; the result then says ``stopped``)."""
         K = len(self.classes)
         S = self.n - 1
         start = time.perf_counter()
@@ -495,6 +515,9 @@ class Cover:
         heap = [(self._priority(root[0]), 0, root)]
         tick = 1
         while heap:
+            if stop is not None and stop():
+                res.stopped = True
+                break
             _, _, (lo, hi) = heapq.heappop(heap)
             res.boxes += 1
             if res.boxes > max_boxes or time.perf_counter() - start > max_seconds:
