@@ -21,6 +21,7 @@ run, and prints the ratio of the times.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import time
 from pathlib import Path
@@ -82,9 +83,9 @@ def compare_processes(spec: str) -> None:
     lower = kb.lower_bound(int(L), int(n), lie, float(delta)).epsilon
     totals = {}
     for processes in (1, 2):
-        workers = CoverWorkers(processes) if processes > 1 else None
         totals[processes] = 0.0
-        try:
+        pool = CoverWorkers(processes) if processes > 1 else contextlib.nullcontext()
+        with pool as workers:
             for r in ratios.split(","):
                 start = time.perf_counter()
                 ok, res, why = kb.certify_at(
@@ -97,9 +98,6 @@ def compare_processes(spec: str) -> None:
                     for h, c in sorted(res.items())
                 )
                 print(f"{processes} process(es), {r} x lower: {why} in {took:.1f} s ({per_h})")
-        finally:
-            if workers is not None:
-                workers.close()
     print(f"sequential / two workers: {totals[1] / totals[2]:.2f}x", flush=True)
 
 

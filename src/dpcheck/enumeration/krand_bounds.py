@@ -33,9 +33,9 @@ from dataclasses import dataclass, field
 from dpcheck.enumeration import krand_multi as km
 from dpcheck.enumeration import krand_single as ks
 from dpcheck.enumeration.krand_cells import nclone_system, orbit_system  # noqa: F401
-from dpcheck.enumeration.krand_cover import Cover, CoverResult
+from dpcheck.enumeration.krand_cover import Cover, CoverResult, verdict
 from dpcheck.enumeration.krand_l1_exact import LieProbability
-from dpcheck.enumeration.krand_workers import CoverWorkers, verdict
+from dpcheck.enumeration.krand_workers import CoverWorkers
 
 #: The upper bound is first tried at lower * TARGET_RATIO, then at TIGHTER ratios while they
 #: certify, or at LOOSER ones until one does.

@@ -184,6 +184,21 @@ class CoverResult:
     stopped: bool = False  # asked to stop (another h failed): neither settled nor failed
 
 
+def verdict(results: dict[int, CoverResult], hs: Sequence[int]) -> tuple[bool, str]:
+    """(every h settled, why not): the first genuine failure in the order ``hs`` (a cover
+    stopped because another failed is not one)."""
+    for h in hs:
+        res = results.get(h)
+        if res is None or res.stopped:
+            continue
+        if not res.ok:
+            why = "time budget" if res.out_of_budget else f"composition {res.failed} not settled"
+            return False, f"h={h}: {why}"
+    if all(h in results and results[h].ok for h in hs):
+        return True, "settled"
+    return False, "stopped"
+
+
 class Cover:
     """Branch and bound over compositions for one (L, h) at one eps (module doc)."""
 

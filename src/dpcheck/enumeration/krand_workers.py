@@ -18,7 +18,6 @@ import queue
 import signal
 import time
 import traceback
-from collections.abc import Sequence
 from types import TracebackType
 
 from dpcheck.enumeration.krand_cover import Cover, CoverResult
@@ -151,17 +150,3 @@ class CoverWorkers:
     ) -> None:
         self.close(force=kind is not None)
 
-
-def verdict(results: dict[int, CoverResult], hs: Sequence[int]) -> tuple[bool, str]:
-    """(every h settled, why not): the first genuine failure in the order ``hs`` (a cover
-    stopped because another failed is not one)."""
-    for h in hs:
-        res = results.get(h)
-        if res is None or res.stopped:
-            continue
-        if not res.ok:
-            why = "time budget" if res.out_of_budget else f"composition {res.failed} not settled"
-            return False, f"h={h}: {why}"
-    if all(h in results and results[h].ok for h in hs):
-        return True, "settled"
-    return False, "stopped"
