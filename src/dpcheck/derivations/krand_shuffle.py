@@ -271,6 +271,73 @@ def check_monotone(q: Fraction) -> int:
     return checks
 
 
+def _binomial_sum_pmf(groups: list[tuple[int, Fraction]]) -> list[Fraction]:
+    """pmf of sum_i Bin(m_i, theta_i), exact."""
+    pmf = [Fraction(1)]
+    for m, t in groups:
+        for _ in range(m):
+            new = [Fraction(0)] * (len(pmf) + 1)
+            for k, w in enumerate(pmf):
+                new[k] += w * (1 - t)
+                new[k + 1] += w * t
+            pmf = new
+    return pmf
+
+
+def check_least_fill() -> int:
+    """The users beyond a box's lower corner placed where the clone probability is least,
+    up to each class's room (krand_cover.least_fill), give a clone count stochastically
+    smaller than every other placement in the box (exact cdfs, every placement)."""
+    from dpcheck.enumeration.krand_cover import least_fill  # noqa: PLC0415
+
+    checks = 0
+    thetas = (Fraction(1, 5), Fraction(2, 3), Fraction(1, 2), Fraction(1, 7))
+    for room in itertools.product(range(3), repeat=3):
+        for k in range(len(thetas) - 2):
+            th = thetas[k : k + 3]
+            for free in range(sum(room) + 1):
+                zeros = [0, 0, 0]
+                greedy = least_fill([float(t) for t in th], zeros, list(room), free)
+                pmf_g = _binomial_sum_pmf(list(zip(greedy, th, strict=True)))
+                cdf_g = list(itertools.accumulate(pmf_g))
+                for e in itertools.product(*(range(r + 1) for r in room)):
+                    if sum(e) != free:
+                        continue
+                    pmf = _binomial_sum_pmf(list(zip(e, th, strict=True)))
+                    cdf = list(itertools.accumulate(pmf))
+                    assert all(a >= b for a, b in zip(cdf_g, cdf, strict=True))
+                    checks += 1
+    return checks
+
+
+def check_product_blocks() -> int:
+    """For independent clone counts M_i ~ Bin(m_i, theta_i) and f nonincreasing in each,
+    0 <= f <= 1: E f(M) <= sum_i P(M_i < c_i0) + sum over product blocks of their
+    probability times f at their lower corner (exact, several cuts and f)."""
+    checks = 0
+    fs = (
+        lambda a, b: Fraction(1, 1 + a + 2 * b),
+        lambda a, b: Fraction(1, 2 ** (a + b)),
+        lambda a, b: Fraction(1) if a + b < 3 else Fraction(0),
+    )
+    groups = ((4, Fraction(1, 3)), (3, Fraction(3, 4)))
+    pm = [_binomial_sum_pmf([g]) for g in groups]
+    for f in fs:
+        exact = sum(pm[0][a] * pm[1][b] * f(a, b) for a in range(5) for b in range(4))
+        for cuts in (((0, 2), (1, 2)), ((1, 3), (0,)), ((2,), (2, 3)), ((0, 1, 2, 3), (0, 1))):
+            tails = sum(sum(p[: c[0]]) for p, c in zip(pm, cuts, strict=True))
+            blocks = Fraction(0)
+            for i, j in itertools.product(range(len(cuts[0])), range(len(cuts[1]))):
+                bounds = []
+                for p, c, k in ((pm[0], cuts[0], i), (pm[1], cuts[1], j)):
+                    end = c[k + 1] if k + 1 < len(c) else len(p)
+                    bounds.append(sum(p[c[k] : end]))
+                blocks += bounds[0] * bounds[1] * f(cuts[0][i], cuts[1][j])
+            assert exact <= tails + blocks
+            checks += 1
+    return checks
+
+
 # --------------------------------------------------------------------------- document
 def derivation() -> Checked:
     sym = sum(check_symmetry(L, 3, q) for L in (1, 2) for q in QS)
@@ -279,6 +346,8 @@ def derivation() -> Checked:
     lemma_checks, lemma_equal = sum(a for a, _ in lemma), sum(b for _, b in lemma)
     ident = check_experiment_identity()
     mono = sum(check_monotone(q) for q in QS)
+    fill = check_least_fill()
+    prod_blocks = check_product_blocks()
     steps = (
         Step(
             "Symmetry (\\S 2.2).  XOR of every vector and report with the changed user's vector"
@@ -354,19 +423,37 @@ def derivation() -> Checked:
             (
                 "\\[ \\mathbb{E}\\,\\delta_N(M) \\le P(M < m_0) + \\sum_j P(m_j \\le M <"
                 " m_{j+1})\\, \\delta_N(m_j). \\]",
-                f"Checked: nonincreasing in $M$ in exact rationals ({mono} cases).",
+                f"Checked: nonincreasing in $M$ in exact rationals ({mono} cases).  With"
+                " several laws the clone counts $M_i \\sim \\mathrm{Bin}(m_i, \\theta_i)$ are"
+                " independent: product blocks, $\\mathbb{E}\\,\\delta_N(M) \\le \\sum_i"
+                " P(M_i < m_{i,0}) + \\sum_{j} \\prod_i P(M_i \\in B_{i,j_i})\\,"
+                " \\delta_N(m_{1,j_1}, m_{2,j_2}, \\dots)$ (checked in exact rationals,"
+                f" {prod_blocks} cases).  In a box $lo \\le m \\le hi$ the users beyond the"
+                " lower corner may sit in any class with room; placed greedily where the"
+                " clone probability is least, up to each class's room, their clone count is"
+                " stochastically smallest (the $k$-th least probability of any placement is at"
+                " least the greedy one's; coupled Bernoullis), so a bound nonincreasing in the"
+                " count at that placement holds for the box (checked: exact cdfs of every"
+                f" placement, {fill} cases).",
             ),
         ),
         Step(
             "The certificate.  For each $h$ the compositions of the $n-1$ other users over the"
             " classes are covered by boxes; each box is settled at $\\varepsilon^*$ by one tool"
             " (one clone law; two laws, the extreme class with the most users keeping its own;"
-            " every class its own law on at most four cells; the N-clone cells"
+            " on at most four cells the extreme classes' own laws with one merged law for the"
+            " others, or every class its own law, each middle class's count independent;"
+            " the N-clone cells"
             " $S_B(k) \\otimes R_N(0)$, a class $(u, v)$ user a clone with probability"
             " $r^v \\lambda_h(u)$, $r = q/p$), using the lower corner of the box (the users"
-            " beyond it revealed) or its least clone probabilities.  The evaluators are floats"
+            " beyond it revealed) or the greedy placement of Step 6.  The evaluators are floats"
             " with certified error bounds (binomial tables from an arb value at the mode and"
-            " ratio products; sums of nonnegative terms; Higham's FFT bound, times 10); by"
+            " ratio products; sums of nonnegative terms; Higham's FFT bound, times 10), and"
+            " the float laws they use for the extreme classes are those classes' exact laws"
+            " only up to rounding: their users are clones with probability"
+            " $\\theta \\approx 1 - 10^{-15}$, and $\\sum m_c (1 - \\theta_c)$ is added"
+            " (for the lower bound, the total variation $\\sum m_c \\lVert \\varphi_c -"
+            " \\gamma_c \\rVert_1$ times $1 + e^\\varepsilon$ is subtracted); by"
             " Step 6 a bound computed at fewer clones of the same laws is also a bound at more,"
             " so bounds are reused across boxes; a box"
             " is settled only if the bound is at most $\\delta$.  Then"
@@ -379,6 +466,7 @@ def derivation() -> Checked:
         f"Cells, largest distances, extreme classes: {cells} checks (SymPy, enumeration).",
         f"Clone lemma: {lemma_checks} exact cases, {lemma_equal} with equality.",
         f"N-experiment identity: {ident} (SymPy); monotonicity: {mono} (exact).",
+        f"Product blocks: {prod_blocks} (exact); greedy placement: {fill} placements (exact).",
     )
     return Checked(
         name="krand-shuffle-bound",

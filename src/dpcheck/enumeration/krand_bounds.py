@@ -183,6 +183,27 @@ def _certify_lower(
     return 0.0, 1.0
 
 
+def law_gap(cells: object, c: tuple[int, int], law: ks.Law) -> float:
+    """An upper bound on sum over cells |law - gamma_c| (the float stick law a candidate
+    is evaluated with, against class c's exact law; c extreme, lambda = 1)."""
+    import flint  # noqa: PLC0415
+
+    from dpcheck.enumeration.krand_cells import PREC, _up  # noqa: PLC0415
+
+    with flint.ctx.workprec(PREC):
+        return sum(
+            _up(abs(a - g)) for a, g in zip(law.arb(), cells.gamma[c], strict=True)  # type: ignore[attr-defined]
+        ) * (1 + 1e-12)
+
+
+def _exact_laws(lowf: Callable[[float], float], gap: float) -> Callable[[float], float]:
+    """A certified lower bound on delta of the experiment with the exact laws from one with
+    float laws whose background differs from it by at most ``gap`` in total variation
+    (the sum over users of :func:`law_gap`): delta = sup_A P(A) - e^eps Q(A) moves by at
+    most gap + e^eps gap."""
+    return lambda e: lowf(e) - gap * (1 + math.exp(e) * (1 + 1e-12))
+
+
 def lower_bound(L: int, n: int, lie: LieProbability, delta: float) -> Lower:
     """A certified lower bound on epsilon(delta), attained by an explicit pair (module doc).
 
@@ -201,7 +222,10 @@ def lower_bound(L: int, n: int, lie: LieProbability, delta: float) -> Lower:
             bcells = nclone_system(L, h, lie)
             law_b = ks.CloneLaw.of(bcells.clone_law((0, 0)))
             up = lambda e, c=bcells, w=law_b: ks.delta_single(c, w, n - 1, e)  # noqa: E731
-            lowf = lambda e, c=bcells, w=law_b: ks.delta_single(c, w, n - 1, e, lower=True)  # noqa: E731
+            lowf = _exact_laws(
+                lambda e, c=bcells, w=law_b: ks.delta_single(c, w, n - 1, e, lower=True),
+                (n - 1) * law_gap(bcells, (0, 0), law_b),
+            )
             pair = Pair(L, h, (bits_of(L, h, 0, 0),), (n - 1,))
             name = f"h={h}, background {bits_of(L, h, 0, 0)} (histogram of the B-bits)"
             cands.append((name, up, lowf, pair))
@@ -218,7 +242,10 @@ def lower_bound(L: int, n: int, lie: LieProbability, delta: float) -> Lower:
             else:
                 law = ks.CloneLaw.of(g)
             up = lambda e, cells=cells, law=law: ks.delta_single(cells, law, n - 1, e)  # noqa: E731
-            lowf = lambda e, cells=cells, law=law: ks.delta_single(cells, law, n - 1, e, lower=True)  # noqa: E731
+            lowf = _exact_laws(
+                lambda e, cells=cells, law=law: ks.delta_single(cells, law, n - 1, e, lower=True),
+                (n - 1) * law_gap(cells, c, law),
+            )
             pair = Pair(L, h, (bits_of(L, h, c[0], c[1]),), (n - 1,))
             cands.append((f"h={h}, background {bits_of(L, h, c[0], c[1])}", up, lowf, pair))
         if h == L and orbit_system(L, L, lie).size <= NEAR_VERTEX_CELLS:
@@ -231,8 +258,11 @@ def lower_bound(L: int, n: int, lie: LieProbability, delta: float) -> Lower:
                 parts = ((n - 1 - j, la), (j, lb))
                 up = lambda e, cells=cells, parts=parts: km.pair_arrays(cells, parts).delta(e)  # noqa: E731
 
-                def lowf(e, cells=cells, parts=parts):
-                    return km.pair_arrays(cells, parts).delta_lower(e)  # noqa: E731
+                def lowf_floats(e, cells=cells, parts=parts):
+                    return km.pair_arrays(cells, parts).delta_lower(e)
+
+                gap = (n - 1 - j) * law_gap(cells, (0, 0), la) + j * law_gap(cells, (L, 0), lb)
+                lowf = _exact_laws(lowf_floats, gap)
 
                 pair = Pair(L, L, ("0" * L, "1" * L), (n - 1 - j, j))
                 cands.append(

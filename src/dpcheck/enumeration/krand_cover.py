@@ -20,9 +20,17 @@ The tools (each the clone lemma with a choice of components, then an evaluator):
 * ``multi`` (cells <= 4): each class keeps its own law gamma_c/lambda_c (the extreme
   classes, lambda = 1, exactly; the others merged into one law phi_mid with their
   theta); counts at the box's lower corner (every composition of the box contains it),
-  rounded down to a grid (monotone again); the users beyond the corner, who may sit in
-  any class with room, are mid-law clones with the least theta of those classes; the
-  mid count by blocks.
+  rounded down to a grid (monotone again); the users beyond the corner are mid-law
+  clones placed where theta is least, up to each class's room (:func:`least_fill`, as for
+  ``single``); the mid count by blocks.
+* ``own`` (cells <= 4, two middle classes at the lower corner): as ``multi``, but each
+  middle class is a clone of its *own* law, with its own binomial count (independent:
+  :func:`product_block_bound`); the users beyond the corner revealed.  One merged law
+  covers little of two unlike middle classes (L = 3, h = 3: users of weight 1 and 2),
+  each one's own law most of it.
+
+The tools are tried cheapest first (:meth:`Cover._tools`): the multi-law ones on at most
+:data:`CHEAP_CELLS` cells, common-N, single, the multi-law ones on more cells, ``own``.
 
 delta_N is evaluated by :mod:`krand_single` or :mod:`krand_multi`, both certified upper
 bounds; cached by (tool, law, counts).  delta_N is nonincreasing in every clone count, so a
@@ -37,9 +45,10 @@ from __future__ import annotations
 
 import bisect
 import heapq
+import itertools
 import math
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -49,12 +58,17 @@ from dpcheck.enumeration import krand_multi as km
 from dpcheck.enumeration import krand_single as ks
 from dpcheck.enumeration.krand_cells import Cells, clone_probability, nclone_system, orbit_system
 from dpcheck.enumeration.krand_l1_exact import LieProbability
-from dpcheck.enumeration.krand_tables import binom_table
+from dpcheck.enumeration.krand_tables import U, binom_table
 
 #: Levels (cumulative probabilities) at which the clone count's law is cut into blocks.
 LEVELS = (1e-10, 1e-7, 1e-5, 1e-4, 1e-3, 0.01, 0.05, 0.15, 0.3, 0.5, 0.7)
 #: Coarser levels for the multi-law tool (each block costs a convolution).
 MULTI_LEVELS = (1e-10, 1e-4, 0.01, 0.1, 0.35)
+#: Multi-law tools on at most this many cells are tried first (their convolutions are
+#: cheap); on more cells, last.
+CHEAP_CELLS = 3
+#: The ``own`` tool's most middle classes (one clone count each, product blocks).
+OWN_MAX_CLASSES = 2
 
 
 def ladder_down(x: int, step: float = 1 / 64) -> int:
@@ -104,6 +118,24 @@ def bernoulli_sum_pmf(groups: Sequence[tuple[int, float]]) -> np.ndarray:
     return pmf
 
 
+def _cut_blocks(
+    pmf: np.ndarray, levels: Sequence[float], tail_err: float
+) -> tuple[float, list[tuple[float, int]]]:
+    """(P(M < c_0), [(P(c_j <= M < c_(j+1)), c_j)]) for the cuts c_j at the ``levels``
+    quantiles of a float pmf, each inflated by a relative 1e-9 (its rounding) and an
+    absolute ``tail_err``."""
+    cdf = np.cumsum(pmf)
+    cuts = sorted({int(np.searchsorted(cdf, lv)) for lv in levels})
+    below = (float(cdf[cuts[0] - 1]) if cuts[0] > 0 else 0.0) * (1 + 1e-9) + tail_err
+    blocks = []
+    for i, c in enumerate(cuts):
+        nxt = cuts[i + 1] if i + 1 < len(cuts) else len(pmf)
+        mass = float(pmf[c:nxt].sum()) * (1 + 1e-9) + tail_err
+        if mass > 0:
+            blocks.append((mass, c))
+    return below, blocks
+
+
 def block_bound(
     groups: Sequence[tuple[int, float]],
     value: Callable[[int], float],
@@ -120,22 +152,30 @@ def block_bound(
     """
     if pmf is None:
         pmf = bernoulli_sum_pmf(groups)
-    tail_err = 1e-12 * len(groups)
-    cdf = np.cumsum(pmf)
-    cuts = sorted({int(np.searchsorted(cdf, lv)) for lv in levels})
-    total = (float(cdf[cuts[0] - 1]) if cuts[0] > 0 else 0.0) * (1 + 1e-9) + tail_err
-    blocks = []
-    for i, c in enumerate(cuts):
-        nxt = cuts[i + 1] if i + 1 < len(cuts) else len(pmf)
-        mass = float(pmf[c:nxt].sum()) * (1 + 1e-9) + tail_err
-        if mass > 0:
-            blocks.append((mass, c))
+    total, blocks = _cut_blocks(pmf, levels, 1e-12 * len(groups))
     # the heaviest blocks first: a box that fails usually shows it at the first evaluation
     for mass, c in sorted(blocks, reverse=True):
         total += mass * value(c)
         if total > stop:
             return total
     return total
+
+
+def least_fill(
+    thetas: Sequence[float], lo: Sequence[int], hi: Sequence[int], free: int
+) -> list[int]:
+    """The ``free`` users beyond a box's lower corner, per class, placed where the clone
+    probability is least, up to each class's room hi - lo (greedy).
+
+    Every composition of the box is lo + e with 0 <= e <= hi - lo and sum e = free; the
+    k-th least clone probability over the users of e is at least the k-th least over the
+    greedy ones, so (coupling the Bernoullis) their clone count is stochastically larger:
+    a bound nonincreasing in the count, taken at the greedy placement, holds for the box."""
+    extra = [0] * len(thetas)
+    for i in sorted(range(len(thetas)), key=lambda i: thetas[i]):
+        extra[i] = min(free, hi[i] - lo[i])
+        free -= extra[i]
+    return extra
 
 
 class Monotone:
@@ -161,6 +201,58 @@ class Monotone:
         Not a bound on anything; used only to skip evaluations that would not settle."""
         j = bisect.bisect_left(self.counts, M)
         return self.bounds[j] if j < len(self.counts) else 0.0
+
+
+class MonotoneND:
+    """Bounds on a quantity nonincreasing in every count of a vector (delta_N in each
+    law's clone count), at the vectors evaluated so far."""
+
+    def __init__(self) -> None:
+        self.known: list[tuple[tuple[int, ...], float]] = []
+
+    def add(self, M: tuple[int, ...], bound: float) -> None:
+        self.known.append((M, bound))
+
+    def above(self, M: tuple[int, ...]) -> float:
+        """A bound at M: the least one at a vector <= M componentwise (1 if none)."""
+        return min(
+            (b for k, b in self.known if all(a <= m for a, m in zip(k, M, strict=True))),
+            default=1.0,
+        )
+
+    def below(self, M: tuple[int, ...]) -> float:
+        """An estimate from below (not a bound): the largest at a vector >= M (0 if none)."""
+        return max(
+            (b for k, b in self.known if all(a >= m for a, m in zip(k, M, strict=True))),
+            default=0.0,
+        )
+
+
+def product_block_bound(
+    groups: Sequence[tuple[int, float]],
+    value: Callable[[tuple[int, ...]], float],
+    stop: float,
+    levels: Sequence[float] = LEVELS,
+) -> float:
+    """Upper bound on E f(M_1, ..., M_k), M_i ~ Bin(m_i, theta_i) independent, f
+    nonincreasing in every count with 0 <= f <= 1: :func:`block_bound` per count, the
+    product blocks' probabilities multiplied (independence), their lower corners
+    evaluated, and P(some M_i below its first cut) <= the sum of those tails added.
+    Stops early above ``stop``."""
+    per = []
+    total = 0.0
+    for group in groups:
+        below, blocks = _cut_blocks(bernoulli_sum_pmf([group]), levels, 1e-12)
+        total += below
+        per.append(blocks)
+    combos = sorted(
+        itertools.product(*per), key=lambda combo: -math.prod(w for w, _ in combo)
+    )
+    for combo in combos:
+        total += math.prod(w for w, _ in combo) * (1 + 1e-12) * value(tuple(c for _, c in combo))
+        if total > stop:
+            return total
+    return total
 
 
 @dataclass
@@ -215,6 +307,7 @@ class Cover:
         self._cn_known: dict[int, list[tuple[tuple[int, ...], float]]] = {}
         # bounds computed so far per family (tool, law, fixed counts), by clone count
         self._known: dict[tuple, Monotone] = {}  # type: ignore[type-arg]
+        self._known_nd: dict[tuple, MonotoneND] = {}  # type: ignore[type-arg]
 
     # ------------------------------------------------------------------ laws
     def _single_law(self, cells: Cells, c: tuple[int, int]) -> ks.Law:
@@ -241,19 +334,20 @@ class Cover:
     # ------------------------------------------------------------------ tools
     def _single(self, cells: Cells, law: ks.Law, lo: Sequence[int], hi: Sequence[int]) -> float:
         th = self._theta(cells, law)
-        m = list(lo)
-        free = self.n - 1 - sum(lo)
-        for i in sorted(range(len(self.classes)), key=lambda i: th[self.classes[i]]):
-            add = min(free, hi[i] - lo[i])
-            m[i] += add
-            free -= add
-        groups = [(m[i], th[c]) for i, c in enumerate(self.classes) if m[i] > 0]
+        extra = self._least_fill(th, lo, hi)
+        groups = [(lo[i] + extra[i], th[c]) for i, c in enumerate(self.classes) if lo[i] + extra[i]]
         return self._by_blocks(
             groups,
             ("s", cells.kind, id(law)),
             lambda M: ladder_down(M, 1 / 256),
             lambda M: ks.delta_single(cells, law, M, self.eps),
         )
+
+    def _least_fill(
+        self, th: dict[tuple[int, int], float], lo: Sequence[int], hi: Sequence[int]
+    ) -> list[int]:
+        """:func:`least_fill` of the box with the classes' clone probabilities ``th``."""
+        return least_fill([th[c] for c in self.classes], lo, hi, self.n - 1 - sum(lo))
 
     def _by_blocks(
         self,
@@ -262,20 +356,21 @@ class Cover:
         rounded: Callable[[int], int],
         evaluate: Callable[[int], float],
         levels: Sequence[float] = LEVELS,
+        slack: float = 0.0,
     ) -> float:
         """:func:`block_bound` of a family of bounds nonincreasing in the clone count M,
-        evaluated at ``rounded``(M) (down: safe) and cached.  Bounds already computed for
-        the family settle the box without evaluating (:meth:`Monotone.above`); if even
-        the estimates from below (:meth:`Monotone.below`) do not settle it, evaluating
-        would not either, and 1 (the trivial bound) is returned."""
+        evaluated at ``rounded``(M) (down: safe) and cached, plus ``slack``.  Bounds
+        already computed for the family settle the box without evaluating
+        (:meth:`Monotone.above`); if even the estimates from below (:meth:`Monotone.below`)
+        do not settle it, evaluating would not either, and 1 (the trivial bound) is
+        returned."""
         known = self._known.setdefault(family, Monotone())
         pmf = bernoulli_sum_pmf(groups)
-        b = block_bound(groups, lambda M: known.above(rounded(M)), self.delta, levels, pmf)
-        if b <= self.delta:
-            return b
-        if block_bound(groups, lambda M: known.below(rounded(M)), math.inf, levels, pmf) > (
-            self.delta
-        ):
+        goal = self.delta - slack
+        b = block_bound(groups, lambda M: known.above(rounded(M)), goal, levels, pmf)
+        if b <= goal:
+            return b + slack
+        if block_bound(groups, lambda M: known.below(rounded(M)), math.inf, levels, pmf) > goal:
             return 1.0
 
         def value(M: int) -> float:
@@ -291,7 +386,7 @@ class Cover:
                 known.add(M, self.cache[key])
             return self.cache[key]
 
-        return block_bound(groups, value, self.delta, levels, pmf)
+        return block_bound(groups, value, goal, levels, pmf) + slack
 
     def _mid_law(self, cells: Cells) -> ks.CloneLaw:
         """One fixed law for the non-extreme classes of a system: their gammas, summed."""
@@ -309,8 +404,8 @@ class Cover:
         """The ``multi`` tool: extreme classes with their own exact laws (counts at the
         lower corner), the other classes as clones of one fixed mid law (by blocks).  The
         users beyond the lower corner may sit in any class with room, extreme ones
-        included: each is a mid-law clone with probability at least the least theta over
-        those classes (as in :meth:`_rest`), not revealed."""
+        included: they are mid-law clones placed where theta is least
+        (:meth:`_least_fill`), not revealed."""
         fixed: dict[tuple[int, int], int] = {}
         mid_groups = []
         mid_law = None
@@ -322,13 +417,11 @@ class Cover:
             else:
                 mid_law = mid_law or self._mid_law(cells)
                 mid_groups.append((lo[i], self._theta(cells, mid_law)[c]))
-        free = self.n - 1 - sum(lo)
-        if free > 0 and any(not cells.is_extreme(c) for c in self.classes):
+        if sum(lo) < self.n - 1 and any(not cells.is_extreme(c) for c in self.classes):
             mid_law = mid_law or self._mid_law(cells)
             th = self._theta(cells, mid_law)
-            least = min(th[c] for i, c in enumerate(self.classes) if hi[i] > lo[i])
-            if least > 0:
-                mid_groups.append((free, least))
+            extra = self._least_fill(th, lo, hi)
+            mid_groups += [(extra[i], th[c]) for i, c in enumerate(self.classes) if extra[i]]
         parts_fixed = tuple(
             (ladder_down(m), self._natural(cells, c))
             for c, m in sorted(fixed.items())
@@ -340,8 +433,74 @@ class Cover:
             return km.delta_multi(cells, parts, self.eps)
 
         family = ("multi", cells.kind, tuple((cnt, id(law)) for cnt, law in parts_fixed))
+        slack = self._not_all_clones(
+            cells, [(c, ladder_down(m)) for c, m in sorted(fixed.items())]
+        )
         # no random count (empty groups): the one block M = 0
-        return self._by_blocks(mid_groups, family, ladder_down, evaluate, self._levels(cells))
+        return self._by_blocks(
+            mid_groups, family, ladder_down, evaluate, self._levels(cells), slack
+        )
+
+    def _own(self, cells: Cells, lo: Sequence[int], hi: Sequence[int]) -> float:
+        """The ``own`` tool: every class keeps its own law, the extreme classes exactly
+        (counts at the lower corner), each other class c present at the lower corner as
+        clones of its own law gamma_c/lambda_c, Bin(lo_c, theta_c) of them independently
+        (the counts by product blocks, :func:`product_block_bound`).  The users beyond
+        the lower corner are revealed (a post-processing).  For the compositions of
+        several middle classes, where one merged law's theta is small."""
+        mids = [
+            (i, c) for i, c in enumerate(self.classes) if lo[i] > 0 and not cells.is_extreme(c)
+        ]
+        if not mids or len(mids) > OWN_MAX_CLASSES:
+            return 1.0
+        fixed: dict[tuple[int, int], int] = {}
+        for i, c in enumerate(self.classes):
+            if lo[i] > 0 and cells.is_extreme(c):
+                fixed[c] = fixed.get(c, 0) + lo[i]
+        parts_fixed = tuple(
+            (ladder_down(m), self._natural(cells, c))
+            for c, m in sorted(fixed.items())
+            if ladder_down(m) > 0
+        )
+        laws = [self._natural(cells, c) for _, c in mids]
+        groups = [
+            (lo[i], self._theta(cells, law)[c]) for (i, c), law in zip(mids, laws, strict=True)
+        ]
+        family = (
+            "own",
+            cells.kind,
+            tuple((cnt, id(law)) for cnt, law in parts_fixed),
+            tuple(c for _, c in mids),
+        )
+        known = self._known_nd.setdefault(family, MonotoneND())
+
+        def rounded(M: tuple[int, ...]) -> tuple[int, ...]:
+            return tuple(ladder_down(x) for x in M)
+
+        levels = self._levels(cells)
+        slack = self._not_all_clones(
+            cells, [(c, ladder_down(m)) for c, m in sorted(fixed.items())]
+        )
+        goal = self.delta - slack
+        b = product_block_bound(groups, lambda M: known.above(rounded(M)), goal, levels)
+        if b <= goal:
+            return b + slack
+        if product_block_bound(groups, lambda M: known.below(rounded(M)), math.inf, levels) > goal:
+            return 1.0
+
+        def value(M: tuple[int, ...]) -> float:
+            M = rounded(M)
+            key = (family, M)
+            if key not in self.cache:
+                self.evaluations += 1
+                parts = parts_fixed + tuple(
+                    (cnt, law) for cnt, law in zip(M, laws, strict=True) if cnt > 0
+                )
+                self.cache[key] = km.delta_multi(cells, parts, self.eps)
+                known.add(M, self.cache[key])
+            return self.cache[key]
+
+        return product_block_bound(groups, value, goal, levels) + slack
 
     @staticmethod
     def _levels(cells: Cells) -> Sequence[float]:
@@ -353,6 +512,18 @@ class Cover:
         if key not in self._laws:
             self._laws[key] = km.natural_law(cells.clone_law(c))
         return self._laws[key]  # type: ignore[return-value]
+
+    def _not_all_clones(self, cells: Cells, counts: Sequence[tuple[tuple[int, int], int]]) -> float:
+        """P(some user of ``counts`` (class, count) is not a clone of its class's natural
+        law), union bound: the extreme classes' laws are those float laws only up to
+        rounding, so each user is a clone with probability theta (about 1 - 1e-15), not
+        1.  A tool that counts them as sure clones adds this to its bound (on the event
+        that all are clones its bound holds; off it, delta <= 1)."""
+        out = 0.0
+        for c, m in counts:
+            th = self._theta(cells, self._natural(cells, c))[c]
+            out += m * (1.0 - th)
+        return math.nextafter(out * (1 + 4 * U), math.inf) if out > 0 else 0.0
 
     def _rest_law(self, cells: Cells, e: tuple[int, int]) -> ks.CloneLaw:
         """One fixed law for every class but the extreme class e: their gammas, summed."""
@@ -371,28 +542,22 @@ class Cover:
         ie = self.classes.index(e)
         rest_law = self._rest_law(cells, e)
         th = self._theta(cells, rest_law)
-        # the users beyond the lower corner may sit anywhere, e included: each is a clone of
-        # the rest law with probability at least the least theta over the classes with room
-        free = self.n - 1 - sum(lo)
-        extra = []
-        for i in sorted(range(len(self.classes)), key=lambda i: th[self.classes[i]]):
-            add = min(free, hi[i] - lo[i])
-            if add:
-                extra.append((add, th[self.classes[i]]))
-            free -= add
+        # the users beyond the lower corner may sit anywhere, e included: clones of the rest
+        # law placed where theta is least
+        extra = self._least_fill(th, lo, hi)
         fixed = ladder_down(lo[ie])
         law_e = self._natural(cells, e)
-        groups = [
-            (lo[i], th[c]) for i, c in enumerate(self.classes) if i != ie and lo[i] > 0
-        ] + extra
+        groups = [(lo[i], th[c]) for i, c in enumerate(self.classes) if i != ie and lo[i] > 0]
+        groups += [(extra[i], th[c]) for i, c in enumerate(self.classes) if extra[i]]
 
         def evaluate(M: int) -> float:
             parts = tuple(p for p in ((fixed, law_e), (M, rest_law)) if p[0] > 0)
             return km.delta_multi(cells, parts, self.eps)
 
         family = ("rest", cells.kind, e, fixed)
+        slack = self._not_all_clones(cells, [(e, fixed)])
         # no random count (empty groups): the one block M = 0
-        return self._by_blocks(groups, family, ladder_down, evaluate, self._levels(cells))
+        return self._by_blocks(groups, family, ladder_down, evaluate, self._levels(cells), slack)
 
     def _as(self, cells: Cells, i: int) -> tuple[int, int]:
         """Class i as the system sees it (the N-clone cells ignore nothing: same classes)."""
@@ -418,7 +583,10 @@ class Cover:
                 continue
             u, v = c
             if u in (0, h):
-                groups.setdefault(f"b{u}", []).append((lo[i], thN[v]))
+                # the B-part is a clone of the natural B-law with probability theta_B (1 up
+                # to that float law's rounding)
+                th_b = self._theta(bcells, self._natural(bcells, (u, 0)))[(u, 0)]
+                groups.setdefault(f"b{u}", []).append((lo[i], thN[v] * th_b))
             else:
                 th_mid = bcells.theta((u, 0), self._mid_law(bcells).arb())
                 groups.setdefault("mid", []).append((lo[i], thN[v] * th_mid))
@@ -465,46 +633,61 @@ class Cover:
     def _single_ok(self, cells: Cells) -> bool:
         return cells.kind == "nclone" or cells.shape[1] == 1 or min(cells.shape) == 2
 
-    def box_bound(self, lo: Sequence[int], hi: Sequence[int]) -> tuple[float, str]:
-        """The least bound any tool gives for the box (stops at the first below delta)."""
-        best, tool = 1.0, "none"
+    def _multi_law_tools(
+        self, cells: Cells, lo: Sequence[int], hi: Sequence[int]
+    ) -> Iterator[tuple[str, Callable[[], float]]]:
+        if cells.size > 4 or sum(lo) == 0:
+            return
+        # two laws: the extreme class with the most users keeps its own
+        ext = [i for i in range(len(self.classes)) if cells.is_extreme(self._as(cells, i))]
+        if ext:
+            i = max(ext, key=lambda i: lo[i])
+            e = self._as(cells, i)
+            yield f"two-law {cells.kind}", lambda: self._rest(cells, e, lo, hi)
+        yield f"multi {cells.kind}", lambda: self._multi(cells, lo, hi)
+
+    def _tools(
+        self, lo: Sequence[int], hi: Sequence[int]
+    ) -> Iterator[tuple[str, Callable[[], float]]]:
+        """The tools for a box, cheapest first: the multi-law ones on at most
+        :data:`CHEAP_CELLS` cells (an evaluation is a small FFT), common-N, the single-law
+        ones (the classes with the most users at the lower corner first), then the
+        multi-law ones on more cells."""
+        systems = [self.orbit] + ([self.nclone] if self.nclone is not None else [])
+        for cells in systems:
+            if cells.size <= CHEAP_CELLS:
+                yield from self._multi_law_tools(cells, lo, hi)
         if self.nclone is not None and self.orbit.shape[1] == 2 and sum(lo) > 0:
-            best, tool = self._common_n(lo), "common-N orbit"
-            if best <= self.delta:
-                return best, tool
-        # single law: the classes with the most users at the lower corner first
+            yield "common-N orbit", lambda: self._common_n(lo)
         present = [i for i in range(len(self.classes)) if hi[i] > 0]
         present.sort(key=lambda i: -(lo[i] + hi[i]))
-        systems = [self.orbit] + ([self.nclone] if self.nclone is not None else [])
         for cells in systems:
             if not self._single_ok(cells):
                 continue
             for i in present[:3]:
-                c = self.classes[i]
-                if cells.kind == "nclone":
-                    c = (c[0], 0)
-                b = self._single(cells, self._single_law(cells, c), lo, hi)
-                if b < best:
-                    best, tool = b, f"single {cells.kind} law of class {c}"
-                if best <= self.delta:
-                    return best, tool
+                c = self.classes[i] if cells.kind != "nclone" else (self.classes[i][0], 0)
+                law = self._single_law(cells, c)
+                yield (
+                    f"single {cells.kind} law of class {c}",
+                    lambda cells=cells, law=law: self._single(cells, law, lo, hi),
+                )
         for cells in systems:
-            if cells.size > 4 or sum(lo) == 0:
-                continue
-            # two laws: the extreme class with the most users keeps its own
-            ext = [i for i in range(len(self.classes)) if cells.is_extreme(self._as(cells, i))]
-            if ext:
-                i = max(ext, key=lambda i: lo[i])
-                b = self._rest(cells, self._as(cells, i), lo, hi)
-                if b < best:
-                    best, tool = b, f"two-law {cells.kind}"
-                if best <= self.delta:
-                    return best, tool
-            b = self._multi(cells, lo, hi)
+            if cells.size > CHEAP_CELLS:
+                yield from self._multi_law_tools(cells, lo, hi)
+        for cells in systems:
+            mids = sum(1 for i, c in enumerate(self.classes) if lo[i] and not cells.is_extreme(c))
+            if cells.size <= 4 and mids > 1:
+                yield f"own laws {cells.kind}", lambda cells=cells: self._own(cells, lo, hi)
+
+    def box_bound(self, lo: Sequence[int], hi: Sequence[int]) -> tuple[float, str]:
+        """The least bound any tool gives for the box (stops at the first below delta)."""
+        best, tool = 1.0, "none"
+        for name, bound in self._tools(lo, hi):
+            b = bound()
             if b < best:
-                best, tool = b, f"multi {cells.kind}"
+                best, tool = b, name
             if best <= self.delta:
-                return best, tool
+                break
         return best, tool
 
     # ------------------------------------------------------------------ search

@@ -121,6 +121,12 @@ def folded(cf: Configs, shape: Sequence[int], origin: np.ndarray | None = None) 
     return np.bincount(flat, weights=cf.w, minlength=int(np.prod(m))).reshape(tuple(shape))
 
 
+def _norm2(x: np.ndarray) -> float:
+    """The 2-norm by a pairwise sum of squares (not BLAS, whose threads would oversubscribe
+    the cores when covers run side by side); its rounding is inside FFT_SAFETY."""
+    return math.sqrt(float(np.square(x).sum()))
+
+
 def cyclic_sum(parts: Sequence[Configs], offset: np.ndarray, shape: tuple[int, ...]) -> Grid:
     """The law of the sum of the parts' count vectors on the box offset + [0, shape), by
     cyclic FFT convolution on that box: mass of the sum outside the box aliases into it,
@@ -135,7 +141,7 @@ def cyclic_sum(parts: Sequence[Configs], offset: np.ndarray, shape: tuple[int, .
         # the first part carries the box's origin, so index j of the sum is origin + j
         f = sfft.rfftn(folded(cf, shape, offset if i == 0 else None), shape, workers=WORKERS)
         spectra = f if spectra is None else spectra * f
-        norms2.append(float(np.linalg.norm(cf.w)))
+        norms2.append(_norm2(cf.w))
         norms1.append(float(cf.w.sum()))
         eta += cf.eta + 2 * U
         excluded += cf.excluded
@@ -144,7 +150,7 @@ def cyclic_sum(parts: Sequence[Configs], offset: np.ndarray, shape: tuple[int, .
     # Higham's bound, applied to the chain of products (each factor's spectrum error adds)
     prod1 = float(np.prod(norms1))
     e2 = eta_n * (
-        float(np.linalg.norm(y)) + 2 * len(parts) * max(norms2) * prod1 / max(min(norms1), 1e-300)
+        _norm2(y) + 2 * len(parts) * max(norms2) * prod1 / max(min(norms1), 1e-300)
     )
     err1 += math.sqrt(n) * e2 * len(parts)
     return Grid(y, offset.astype(np.int64), eta, err1, excluded)

@@ -350,7 +350,12 @@ def _atoms_full(
 ) -> tuple[np.ndarray, np.ndarray, float, float]:
     """(weights, values, eta, excluded): the configurations of Mult(R, law), value sum v_c N_c."""
     w, counts, eta, excluded = count_atoms(R, law)
-    return w, counts @ np.asarray(v, dtype=float), eta, excluded
+    # column by column, not ``counts @ v``: a matrix product would start BLAS threads,
+    # which oversubscribe the cores when covers run side by side (krand_workers)
+    x = counts[:, 0] * float(v[0])
+    for c in range(1, counts.shape[1]):
+        x += counts[:, c] * float(v[c])
+    return w, x, eta, excluded
 
 
 @dataclass(frozen=True)
