@@ -30,9 +30,11 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+import flint
+
 from dpcheck.enumeration import krand_multi as km
 from dpcheck.enumeration import krand_single as ks
-from dpcheck.enumeration.krand_cells import nclone_system, orbit_system  # noqa: F401
+from dpcheck.enumeration.krand_cells import PREC, Cells, _up, nclone_system, orbit_system
 from dpcheck.enumeration.krand_cover import Cover, CoverResult, verdict
 from dpcheck.enumeration.krand_l1_exact import LieProbability
 from dpcheck.enumeration.krand_workers import CoverWorkers
@@ -183,17 +185,13 @@ def _certify_lower(
     return 0.0, 1.0
 
 
-def law_gap(cells: object, c: tuple[int, int], law: ks.Law) -> float:
+def law_gap(cells: Cells, c: tuple[int, int], law: ks.Law) -> float:
     """An upper bound on sum over cells |law - gamma_c| (the float stick law a candidate
-    is evaluated with, against class c's exact law; c extreme, lambda = 1)."""
-    import flint  # noqa: PLC0415
-
-    from dpcheck.enumeration.krand_cells import PREC, _up  # noqa: PLC0415
-
+    is evaluated with, against class c's exact law; c extreme, lambda = 1); the float sum
+    of rounded-up terms is inflated by 1e-12 for its own rounding."""
     with flint.ctx.workprec(PREC):
-        return sum(
-            _up(abs(a - g)) for a, g in zip(law.arb(), cells.gamma[c], strict=True)  # type: ignore[attr-defined]
-        ) * (1 + 1e-12)
+        gaps = [_up(abs(a - g)) for a, g in zip(law.arb(), cells.gamma[c], strict=True)]
+    return sum(gaps) * (1 + 1e-12)
 
 
 def _exact_laws(lowf: Callable[[float], float], gap: float) -> Callable[[float], float]:
@@ -293,7 +291,7 @@ def lower_bound(L: int, n: int, lie: LieProbability, delta: float) -> Lower:
         key=lambda vc: -vc[0],
     )
     eps, dlow, pair, best_eps = 0.0, 1.0, best[3], best_eps
-    for v, (_name, _up, lowf, cand_pair) in ranked:
+    for v, (_name, _upper, lowf, cand_pair) in ranked:
         if v <= eps:
             break
         e, d = _certify_lower(lowf, v, delta)

@@ -651,8 +651,9 @@ class Cover:
     ) -> Iterator[tuple[str, Callable[[], float]]]:
         """The tools for a box, cheapest first: the multi-law ones on at most
         :data:`CHEAP_CELLS` cells (an evaluation is a small FFT), common-N, the single-law
-        ones (the classes with the most users at the lower corner first), then the
-        multi-law ones on more cells."""
+        ones (the classes with the most users at the lower corner first), the multi-law
+        ones on more cells, then ``own`` where two middle classes are present (each of its
+        evaluations convolves one more law)."""
         systems = [self.orbit] + ([self.nclone] if self.nclone is not None else [])
         for cells in systems:
             if cells.size <= CHEAP_CELLS:
