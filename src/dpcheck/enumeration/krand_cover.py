@@ -406,15 +406,10 @@ class Cover:
         users beyond the lower corner may sit in any class with room, extreme ones
         included: they are mid-law clones placed where theta is least
         (:meth:`_least_fill`), not revealed."""
-        fixed: dict[tuple[int, int], int] = {}
         mid_groups = []
         mid_law = None
         for i, c in enumerate(self.classes):
-            if lo[i] == 0:
-                continue
-            if cells.is_extreme(c):
-                fixed[c] = fixed.get(c, 0) + lo[i]
-            else:
+            if lo[i] > 0 and not cells.is_extreme(c):
                 mid_law = mid_law or self._mid_law(cells)
                 mid_groups.append((lo[i], self._theta(cells, mid_law)[c]))
         if sum(lo) < self.n - 1 and any(not cells.is_extreme(c) for c in self.classes):
@@ -422,20 +417,13 @@ class Cover:
             th = self._theta(cells, mid_law)
             extra = self._least_fill(th, lo, hi)
             mid_groups += [(extra[i], th[c]) for i, c in enumerate(self.classes) if extra[i]]
-        parts_fixed = tuple(
-            (ladder_down(m), self._natural(cells, c))
-            for c, m in sorted(fixed.items())
-            if ladder_down(m) > 0
-        )
+        parts_fixed, slack = self._fixed_extremes(cells, lo)
 
         def evaluate(M: int) -> float:
             parts = parts_fixed + (((M, mid_law),) if mid_law is not None and M > 0 else ())
             return km.delta_multi(cells, parts, self.eps)
 
         family = ("multi", cells.kind, tuple((cnt, id(law)) for cnt, law in parts_fixed))
-        slack = self._not_all_clones(
-            cells, [(c, ladder_down(m)) for c, m in sorted(fixed.items())]
-        )
         # no random count (empty groups): the one block M = 0
         return self._by_blocks(
             mid_groups, family, ladder_down, evaluate, self._levels(cells), slack
@@ -453,15 +441,7 @@ class Cover:
         ]
         if not mids or len(mids) > OWN_MAX_CLASSES:
             return 1.0
-        fixed: dict[tuple[int, int], int] = {}
-        for i, c in enumerate(self.classes):
-            if lo[i] > 0 and cells.is_extreme(c):
-                fixed[c] = fixed.get(c, 0) + lo[i]
-        parts_fixed = tuple(
-            (ladder_down(m), self._natural(cells, c))
-            for c, m in sorted(fixed.items())
-            if ladder_down(m) > 0
-        )
+        parts_fixed, slack = self._fixed_extremes(cells, lo)
         laws = [self._natural(cells, c) for _, c in mids]
         groups = [
             (lo[i], self._theta(cells, law)[c]) for (i, c), law in zip(mids, laws, strict=True)
@@ -478,9 +458,6 @@ class Cover:
             return tuple(ladder_down(x) for x in M)
 
         levels = self._levels(cells)
-        slack = self._not_all_clones(
-            cells, [(c, ladder_down(m)) for c, m in sorted(fixed.items())]
-        )
         goal = self.delta - slack
         b = product_block_bound(groups, lambda M: known.above(rounded(M)), goal, levels)
         if b <= goal:
@@ -512,6 +489,20 @@ class Cover:
         if key not in self._laws:
             self._laws[key] = km.natural_law(cells.clone_law(c))
         return self._laws[key]  # type: ignore[return-value]
+
+    def _fixed_extremes(
+        self, cells: Cells, lo: Sequence[int]
+    ) -> tuple[tuple[tuple[int, ks.CloneLaw], ...], float]:
+        """The extreme classes' users at the box's lower corner as exact parts (count
+        rounded down, :func:`ladder_down`; natural law), and :meth:`_not_all_clones` of
+        them (for the ``multi`` and ``own`` tools)."""
+        counts = sorted(
+            (c, ladder_down(lo[i]))
+            for i, c in enumerate(self.classes)
+            if lo[i] > 0 and cells.is_extreme(c)
+        )
+        parts = tuple((m, self._natural(cells, c)) for c, m in counts)
+        return parts, self._not_all_clones(cells, counts)
 
     def _not_all_clones(self, cells: Cells, counts: Sequence[tuple[tuple[int, int], int]]) -> float:
         """P(some user of ``counts`` (class, count) is not a clone of its class's natural
