@@ -85,6 +85,70 @@ def test_an_understated_cover_is_caught(monkeypatch):
     assert ok
 
 
+def _skipped_mirrors_are_covered(cov: kc.Cover, n: int) -> bool:
+    """Every composition of every box the cover skips as a mirror has its mirror in a box
+    it does not skip (every box with corners on a grid, n - 1 users)."""
+    import itertools
+
+    K, S = len(cov.classes), n - 1
+    for lo in itertools.product(range(0, S + 1, 2), repeat=K):
+        for hi in itertools.product(*(range(a, S + 1, 3) for a in lo)):
+            if sum(lo) > S or sum(hi) < S or not cov._mirrored(lo, hi):
+                continue
+            for m in itertools.product(*(range(a, b + 1) for a, b in zip(lo, hi, strict=True))):
+                if sum(m) == S and cov._mirrored(*(kc.mirror(cov.classes, cov.h, m),) * 2):
+                    return False
+    return True
+
+
+@pytest.mark.parametrize("L, h", [(2, 2), (2, 1), (3, 2)])
+def test_skipped_mirrors_are_covered_and_a_wrong_skip_is_caught(L, h, monkeypatch):
+    """The boxes skipped as mirror images hold only compositions whose mirrors the cover
+    does not skip; mutation: skipping the other side too is caught."""
+    cov = kc.Cover(L, h, _lie("1/4"), 6, 1e-6, 0.5)
+    assert _skipped_mirrors_are_covered(cov, 6)
+    original = kc.Cover._mirrored
+
+    def both(self, lo, hi):  # type: ignore[no-untyped-def]
+        i0, ih = self.classes.index((0, 0)), self.classes.index((self.h, 0))
+        return original(self, lo, hi) or hi[ih] < lo[i0]
+
+    monkeypatch.setattr(kc.Cover, "_mirrored", both)
+    assert not _skipped_mirrors_are_covered(cov, 6)
+
+
+@pytest.mark.parametrize("L, n, q, eps", [(2, 6, "3/8", 0.4), (3, 4, "1/4", 0.9)])
+def test_the_mirror_keeps_the_exact_delta(L, n, q, eps):
+    """delta of the canonical pair (0 -> 1^h 0^(L-h)) at a background and at the background
+    XORed with 1^h 0^(L-h) (:func:`krand_cover.mirror` of its composition), exactly, for
+    every h and every background; the cover skips the boxes of mirrors."""
+    import itertools
+
+    vecs = [format(v, f"0{L}b") for v in range(2**L)]
+    checked = 0
+    for h in range(1, L + 1):
+        flip = "1" * h + "0" * (L - h)
+        classes = kc.Cover(L, h, _lie(q), n, 1e-6, eps).classes
+        for combo in itertools.combinations_with_replacement(vecs, n - 1):
+            flipped = [
+                "".join("1" if a != b else "0" for a, b in zip(v, flip, strict=True)) for v in combo
+            ]
+            deltas, comps = [], []
+            for back in (combo, flipped):
+                bg: dict[str, int] = {}
+                comp = [0] * len(classes)
+                for v in back:
+                    bg[v] = bg.get(v, 0) + 1
+                    comp[classes.index((v[:h].count("1"), v[h:].count("1")))] += 1
+                deltas.append(_exact_delta(_pair_for(L, n, h, bg), q, eps))
+                comps.append(tuple(comp))
+            assert kc.mirror(classes, h, comps[0]) == comps[1]
+            assert kc.mirror(classes, h, comps[1]) == comps[0]
+            assert deltas[0] == pytest.approx(deltas[1], rel=1e-12, abs=1e-15), (h, combo)
+            checked += 1
+    assert checked > 20
+
+
 def _pair_for(L: int, n: int, h: int, background: dict[str, int]) -> kg.Pair:
     index = {kg.bits(v, L): v for v in range(2**L)}
     bg = [0] * 2**L
@@ -186,7 +250,7 @@ def test_a_misplaced_fill_is_caught_by_the_derivation_checks(monkeypatch):
     """Placing the free users where the clone probability is largest is caught."""
     from dpcheck.derivations import krand_shuffle as ksh
 
-    assert ksh.check_least_fill() > 0 and ksh.check_product_blocks() > 0
+    assert ksh.check_least_fill() > 0 and ksh.check_chain_blocks() > 0
     original = kc.least_fill
     monkeypatch.setattr(
         kc, "least_fill", lambda th, lo, hi, free: original([-t for t in th], lo, hi, free)
@@ -399,14 +463,14 @@ def test_chernoff_settle_bounds_the_exact_positive_part():
 
 
 def test_monotone_reuses_the_nearest_smaller_count():
-    known = kc.Monotone()
-    known.add(50, 0.1)
-    known.add(10, 0.5)
-    assert known.counts == [10, 50]
-    # a bound at M: the one of the nearest evaluated count <= M (delta_N falls in M)
-    assert [known.above(m) for m in (5, 10, 30, 50, 60)] == [1.0, 0.5, 0.5, 0.1, 0.1]
-    # an estimate from below: the nearest count >= M
-    assert [known.below(m) for m in (5, 10, 30, 50, 60)] == [0.5, 0.5, 0.1, 0.1, 0.0]
+    known = kc.MonotoneND()
+    known.add((50,), 0.1)
+    known.add((10,), 0.5)
+    assert known.known == [((50,), 0.1), ((10,), 0.5)]
+    # a bound at M: the least one at an evaluated count <= M (delta_N falls in M)
+    assert [known.above((m,)) for m in (5, 10, 30, 50, 60)] == [1.0, 0.5, 0.5, 0.1, 0.1]
+    # an estimate from below: the largest at a count >= M
+    assert [known.below((m,)) for m in (5, 10, 30, 50, 60)] == [0.5, 0.5, 0.1, 0.1, 0.0]
 
 
 def test_common_n_dominance():
@@ -428,16 +492,16 @@ def _reuse_scenario() -> tuple[float, float, float]:
     seen: dict = {}
     original = cov._by_blocks
 
-    def spy(groups, family, rounded, evaluate, levels=kc.LEVELS):  # type: ignore[no-untyped-def]
+    def spy(groups, family, rounded, evaluate, *args):  # type: ignore[no-untyped-def]
         seen.update(groups=groups, rounded=rounded)
-        return original(groups, family, rounded, evaluate, levels)
+        return original(groups, family, rounded, evaluate, *args)
 
     cov._by_blocks = spy  # type: ignore[method-assign]
     assert cov._single(cells, law, (150, 0, 0), (S, S - 150, S - 150)) <= cov.delta
     bound = cov._single(cells, law, (0, 0, 0), (S, S, S))
-    lower = kc.block_bound(
-        seen["groups"],
-        lambda M: ks.delta_single(cells, law, seen["rounded"](M), cov.eps, lower=True),
+    lower = kc.chain_bound(
+        [kc.block_cdf(seen["groups"])],
+        lambda M: ks.delta_single(cells, law, seen["rounded"](M[0]), cov.eps, lower=True),
         math.inf,
     )
     return bound, lower, cov.delta
@@ -455,10 +519,10 @@ def test_reusing_a_larger_count_is_caught(monkeypatch):
     that is no bound) settles the simplex far below its lower bound; the test above fails."""
 
     def wrong(self, M):  # type: ignore[no-untyped-def]
-        j = kc.bisect.bisect_left(self.counts, M)
-        return self.bounds[j] if j < len(self.counts) else 1.0
+        larger = [b for k, b in self.known if all(a >= m for a, m in zip(k, M, strict=True))]
+        return min(larger, default=1.0)
 
-    monkeypatch.setattr(kc.Monotone, "above", wrong)
+    monkeypatch.setattr(kc.MonotoneND, "above", wrong)
     bound, lower, delta = _reuse_scenario()
     assert bound <= delta < lower
 
@@ -469,8 +533,8 @@ def test_reuse_keeps_the_certificate_and_saves_evaluations(monkeypatch):
     lie = LieProbability(F(1), from_eps0=True)
     eps = 1.1 * kb.lower_bound(2, 200, lie, 1e-6).epsilon
     ok, with_reuse, _ = kb.certify_at(2, 200, lie, 1e-6, eps)
-    monkeypatch.setattr(kc.Monotone, "above", lambda self, M: 1.0)
-    monkeypatch.setattr(kc.Monotone, "below", lambda self, M: 0.0)
+    monkeypatch.setattr(kc.MonotoneND, "above", lambda self, M: 1.0)
+    monkeypatch.setattr(kc.MonotoneND, "below", lambda self, M: 0.0)
     monkeypatch.setattr(kc, "_dominated", lambda known, vec, target: None)
     ok_fresh, fresh, _ = kb.certify_at(2, 200, lie, 1e-6, eps)
     assert ok and ok_fresh
@@ -585,17 +649,29 @@ def test_a_stopped_cover_is_neither_settled_nor_failed():
 
 # ---------------------------------------------------------------- multi tool, free users
 def _multi_box_check(
-    L: int, n: int, q: str, eps: float, lo, hi, tool: str = "_multi", h: int | None = None
+    L: int,
+    n: int,
+    q: str,
+    eps: float,
+    lo,
+    hi,
+    tool="_multi",
+    h: int | None = None,
+    primed=(),
 ) -> tuple[float, float]:
     """(the multi (or own) tool's bound for the box, the largest exact delta over the
     backgrounds whose class composition lies in it); h = L on the orbit cells, or h < L on
-    the N-clone cells (classes (|x_B|, |x_N|) in the cover's order)."""
+    the N-clone cells (classes (|x_B|, |x_N|) in the cover's order).  The tool is first
+    run on the ``primed`` boxes (lo, hi), whose bounds the box may reuse."""
     import itertools
 
     h = L if h is None else h
     cov = kc.Cover(L, h, _lie(q), n, 1.0, eps)
     cells = cov.orbit if h == L else cov.nclone
-    bound = getattr(cov, tool)(cells, lo, hi)
+    run = tool if callable(tool) else lambda cov, *box: getattr(cov, tool)(*box)
+    for plo, phi in primed:
+        run(cov, cells, plo, phi)
+    bound = run(cov, cells, lo, hi)
     worst = 0.0
     vecs = [format(v, f"0{L}b") for v in range(2**L)]
     for combo in itertools.combinations_with_replacement(vecs, n - 1):
@@ -654,30 +730,75 @@ def test_own_laws_tool_on_the_nclone_cells_bounds_every_background_in_the_box():
     assert worst <= bound < 1.0, (worst, bound)
 
 
-def test_product_block_bound_lies_above_the_expectation():
-    """E f(M_1, M_2) for independent binomials and a decreasing f, exactly, against the
-    product blocks; a bound that evaluates the blocks' upper corners is caught."""
-    groups = [(30, 0.3), (20, 0.6)]
+def _rest_tool(cov, cells, lo, hi):  # type: ignore[no-untyped-def]
+    """The two-law tool with the class (0, 0) exact."""
+    return cov._rest(cells, (0, 0), lo, hi)
+
+
+@pytest.mark.parametrize("tool", ["_multi", _rest_tool])
+def test_bounds_at_fewer_exact_users_are_reused(tool, monkeypatch):
+    """delta_N falls in the exact (extreme-class) users' counts too, so a multi-law bound
+    computed with fewer of them serves a box with more: primed by a box with fewer, the
+    box's bound still lies above the exact delta of every background in it; primed by one
+    with more, the box cannot reuse it.  Mutation: comparing the clone counts alone
+    (reusing a bound at more exact users) settles a box below its exact delta."""
+    L, n, q, eps = 2, 7, "1/4", 0.9
+    lo, hi = (1, 1, 0), (5, 5, 4)
+    fewer, more = ((1, 1, 0), (1, 1, 0)), ((5, 1, 0), (5, 1, 0))
+    for primed in ((), (fewer,), (more,)):
+        bound, worst = _multi_box_check(L, n, q, eps, lo, hi, tool=tool, primed=primed)
+        assert worst > 1e-6 and worst <= bound, (primed, worst, bound)
+    monkeypatch.setattr(
+        kc.MonotoneND,
+        "above",
+        lambda self, M: min((b for k, b in self.known if k[-1] <= M[-1]), default=1.0),
+    )
+    bound, worst = _multi_box_check(L, n, q, eps, lo, hi, tool=tool, primed=(more,))
+    assert bound < worst, (bound, worst)
+
+
+@pytest.mark.parametrize(
+    "groups, rates",
+    [
+        ([(30, 0.3)], (0.2,)),
+        ([(30, 0.3), (20, 0.6)], (0.2, 0.15)),
+        ([(12, 0.5), (9, 0.9), (15, 0.2)], (1.0, 0.8, 1.5)),
+        ([(400, 0.66), (500, 0.66)], (0.02, 0.01)),
+    ],
+)
+def test_chain_bound_lies_above_the_expectation(groups, rates):
+    """E f(M_1, ..., M_k) for independent binomials and a decreasing f (not a product),
+    summed over every count vector, against the chain of corners (k = 1: the blocks of one
+    count); a bound that evaluates every block at the largest counts, or (up to two counts)
+    each block at the next corner up (f decreasing: understatements), is caught."""
 
     def f(M):
-        return math.exp(-0.2 * M[0] - 0.15 * M[1])
+        return 1.0 / (1.0 + sum(r * m for r, m in zip(rates, M, strict=True))) ** 2
 
     pm = [kc.bernoulli_sum_pmf([g]) for g in groups]
-    exact = sum(
-        pm[0][a] * pm[1][b] * f((a, b)) for a in range(len(pm[0])) for b in range(len(pm[1]))
-    )
-    bound = kc.product_block_bound(groups, f, math.inf)
-    assert exact <= bound <= 3 * exact
-    # mutation: the blocks' upper corners (f is decreasing: an understatement)
-    cuts = []
-    for g in groups:
-        cdf = np.cumsum(kc.bernoulli_sum_pmf([g]))
-        cuts.append(sorted({int(np.searchsorted(cdf, lv)) for lv in kc.LEVELS}))
+    cdfs = [np.cumsum(p) for p in pm]
+    grids = np.meshgrid(*(np.arange(len(p)) for p in pm), indexing="ij", sparse=True)
+    weight = np.ones(())
+    for p in np.ix_(*pm):
+        weight = weight * p
+    denominator = 1.0 + sum(r * g for r, g in zip(rates, grids, strict=True))
+    exact = float((weight / denominator**2).sum())
+    bound = kc.chain_bound(cdfs, f, math.inf)
+    assert exact <= bound <= 30 * exact, (exact, bound)
+    corners = []
+    for lv in kc.LEVELS:
+        a = tuple(int(np.searchsorted(c, lv)) for c in cdfs)
+        if not corners or a != corners[-1]:
+            corners.append(a)
 
-    def upper_corner(M):
-        return f(tuple(next((c for c in cs if c > m), m) for m, cs in zip(M, cuts, strict=True)))
+    def next_corner(M):
+        j = corners.index(M)
+        return f(corners[j + 1]) if j + 1 < len(corners) else f(top)
 
-    assert kc.product_block_bound(groups, upper_corner, math.inf) < exact
+    top = tuple(len(p) - 1 for p in pm)
+    assert kc.chain_bound(cdfs, lambda M: f(top), math.inf) < exact
+    if len(groups) <= 2:  # with three counts the chain is loose enough to stay above
+        assert kc.chain_bound(cdfs, next_corner, math.inf) < exact
 
 
 def test_float_laws_of_the_extreme_classes_are_accounted_for():

@@ -102,6 +102,29 @@ def check_symmetry(L: int, n: int, q: Fraction) -> int:
     return count
 
 
+def check_mirror(L: int, n: int, q: Fraction) -> int:
+    """The canonical pair (0 -> b = 1^h 0^(L-h)) has the same deltas with a background and
+    with that background XORed with b (class (u, v) -> (h - u, v)): exact, every h and
+    background."""
+    count = 0
+    k = 2**L
+    for h in range(1, L + 1):
+        b = (1 << h) - 1
+        for bg in itertools.combinations_with_replacement(range(k), n - 1):
+            laws = []
+            for back in (bg, tuple(v ^ b for v in bg)):
+                t1, t2 = Counter(back), Counter(back)
+                t1[0] += 1
+                t2[b] += 1
+                P = _law(tuple(t1[v] for v in range(k)), L, q)
+                laws.append((P, _law(tuple(t2[v] for v in range(k)), L, q)))
+            for r in RATIOS:
+                if _delta_pair(*laws[0], r) != _delta_pair(*laws[1], r):
+                    raise AssertionError(f"the mirror fails at h={h}, bg={bg}")
+            count += 1
+    return count
+
+
 def check_cells(L: int) -> int:
     """The changed user's laws are constant on cells and sum to the product binomials;
     the largest distance formula; the extreme classes have lambda = 1 (SymPy)."""
@@ -310,44 +333,68 @@ def check_least_fill() -> int:
     return checks
 
 
-def check_product_blocks() -> int:
-    """For independent clone counts M_i ~ Bin(m_i, theta_i) and f nonincreasing in each,
-    0 <= f <= 1: E f(M) <= sum_i P(M_i < c_i0) + sum over product blocks of their
-    probability times f at their lower corner (exact, several cuts and f)."""
+def check_chain_blocks() -> int:
+    """For independent clone counts M_i ~ Bin(m_i, theta_i), f nonincreasing in each,
+    0 <= f <= 1, and corners a_0 <= a_1 <= ... (componentwise), A_j = {M >= a_j}:
+    E f(M) <= sum_i P(M_i < a_0i) + sum_j (P(A_j) - P(A_(j+1))) f(a_j), P(A_j) the product
+    of the counts' upper tails (exact, two and three counts, several chains and f)."""
     checks = 0
     fs = (
-        lambda a, b: Fraction(1, 1 + a + 2 * b),
-        lambda a, b: Fraction(1, 2 ** (a + b)),
-        lambda a, b: Fraction(1) if a + b < 3 else Fraction(0),
+        lambda M: Fraction(1, 1 + M[0] + 2 * sum(M[1:])),
+        lambda M: Fraction(1, 2 ** sum(M)),
+        lambda M: Fraction(1) if sum(M) < 4 else Fraction(0),
     )
-    groups = ((4, Fraction(1, 3)), (3, Fraction(3, 4)))
-    pm = [_binomial_sum_pmf([g]) for g in groups]
-    for f in fs:
-        exact = sum(pm[0][a] * pm[1][b] * f(a, b) for a in range(5) for b in range(4))
-        for cuts in (((0, 2), (1, 2)), ((1, 3), (0,)), ((2,), (2, 3)), ((0, 1, 2, 3), (0, 1))):
-            tails = sum(sum(p[: c[0]]) for p, c in zip(pm, cuts, strict=True))
-            blocks = Fraction(0)
-            for i, j in itertools.product(range(len(cuts[0])), range(len(cuts[1]))):
-                bounds = []
-                for p, c, k in ((pm[0], cuts[0], i), (pm[1], cuts[1], j)):
-                    end = c[k + 1] if k + 1 < len(c) else len(p)
-                    bounds.append(sum(p[c[k] : end]))
-                blocks += bounds[0] * bounds[1] * f(cuts[0][i], cuts[1][j])
-            assert exact <= tails + blocks
-            checks += 1
+    cases = (
+        (
+            ((4, Fraction(1, 3)), (3, Fraction(3, 4))),
+            (((0, 0), (1, 2), (2, 2)), ((1, 1),), ((0, 1), (2, 1), (3, 3)), ((2, 0), (2, 3))),
+        ),
+        (
+            ((3, Fraction(1, 2)), (2, Fraction(1, 4)), (3, Fraction(2, 3))),
+            (((0, 0, 1), (1, 1, 2), (3, 1, 3)), ((1, 0, 0), (1, 2, 2))),
+        ),
+    )
+    for groups, chains in cases:
+        pm = [_binomial_sum_pmf([g]) for g in groups]
+
+        def tail(i: int, a: int, pm: list = pm) -> Fraction:  # type: ignore[type-arg]
+            return sum(pm[i][a:], Fraction(0))
+
+        for f in fs:
+            exact = sum(
+                (_prod(p[x] for p, x in zip(pm, M, strict=True)) * f(M)
+                 for M in itertools.product(*(range(len(p)) for p in pm))),
+                Fraction(0),
+            )
+            for chain in chains:
+                prob = [_prod(tail(i, a) for i, a in enumerate(c)) for c in chain] + [0]
+                below = sum((1 - tail(i, a) for i, a in enumerate(chain[0])), Fraction(0))
+                bound = below + sum(
+                    ((prob[j] - prob[j + 1]) * f(c) for j, c in enumerate(chain)), Fraction(0)
+                )
+                assert exact <= bound
+                checks += 1
     return checks
+
+
+def _prod(xs) -> Fraction:  # type: ignore[no-untyped-def]
+    out = Fraction(1)
+    for x in xs:
+        out *= x
+    return out
 
 
 # --------------------------------------------------------------------------- document
 def derivation() -> Checked:
     sym = sum(check_symmetry(L, 3, q) for L in (1, 2) for q in QS)
     cells = sum(check_cells(L) for L in range(1, MAX_L + 1))
+    mirrored = sum(check_mirror(L, n, q) for L, n in ((1, 4), (2, 4), (3, 3)) for q in QS)
     lemma = [check_lemma(L, n, q) for L, n in ((1, 2), (1, 3), (2, 2), (2, 3), (3, 2)) for q in QS]
     lemma_checks, lemma_equal = sum(a for a, _ in lemma), sum(b for _, b in lemma)
     ident = check_experiment_identity()
     mono = sum(check_monotone(q) for q in QS)
     fill = check_least_fill()
-    prod_blocks = check_product_blocks()
+    chain_blocks = check_chain_blocks()
     steps = (
         Step(
             "Symmetry (\\S 2.2).  XOR of every vector and report with the changed user's vector"
@@ -425,10 +472,12 @@ def derivation() -> Checked:
                 " m_{j+1})\\, \\delta_N(m_j). \\]",
                 f"Checked: nonincreasing in $M$ in exact rationals ({mono} cases).  With"
                 " several laws the clone counts $M_i \\sim \\mathrm{Bin}(m_i, \\theta_i)$ are"
-                " independent: product blocks, $\\mathbb{E}\\,\\delta_N(M) \\le \\sum_i"
-                " P(M_i < m_{i,0}) + \\sum_{j} \\prod_i P(M_i \\in B_{i,j_i})\\,"
-                " \\delta_N(m_{1,j_1}, m_{2,j_2}, \\dots)$ (checked in exact rationals,"
-                f" {prod_blocks} cases).  In a box $lo \\le m \\le hi$ the users beyond the"
+                " independent: for corners $a_0 \\le a_1 \\le \\dots$ (componentwise) the"
+                " events $A_j = \\{M \\ge a_j\\}$ are nested, $P(A_j) = \\prod_i"
+                " P(M_i \\ge a_{j,i})$, and $\\mathbb{E}\\,\\delta_N(M) \\le \\sum_i"
+                " P(M_i < a_{0,i}) + \\sum_{j} (P(A_j) - P(A_{j+1}))\\, \\delta_N(a_j)$, one"
+                " evaluation per corner (checked in exact rationals,"
+                f" {chain_blocks} cases).  In a box $lo \\le m \\le hi$ the users beyond the"
                 " lower corner may sit in any class with room; placed greedily where the"
                 " clone probability is least, up to each class's room, their clone count is"
                 " stochastically smallest (the $k$-th least probability of any placement is at"
@@ -456,17 +505,23 @@ def derivation() -> Checked:
             " \\gamma_c \\rVert_1$ times $1 + e^\\varepsilon$ is subtracted); by"
             " Step 6 a bound computed at fewer clones of the same laws is also a bound at more,"
             " so bounds are reused across boxes; a box"
-            " is settled only if the bound is at most $\\delta$.  Then"
+            " is settled only if the bound is at most $\\delta$, or if every composition in it"
+            " has more users in class $(h, 0)$ than in $(0, 0)$: XOR with $b$ carries the"
+            " background to one with fewer, which another box holds, and the pair"
+            " $(0 \\to b)$ to $(b \\to 0)$, the other order, whose delta the bound also"
+            " covers (Step 1; checked: the exact deltas of every background and of its mirror"
+            f" agree, {mirrored} backgrounds, $L \\le 3$).  Then"
             " $\\delta_{x,x'}(\\varepsilon^*) \\le \\delta$ for every neighbouring pair, and"
             " $\\varepsilon(\\delta) \\le \\varepsilon^*$.",
         ),
     )
     checks = (
-        f"Symmetry: {sym} neighbouring pairs against their canonical pairs (exact).",
+        f"Symmetry: {sym} neighbouring pairs against their canonical pairs (exact);"
+        f" mirror: {mirrored} backgrounds against their mirrors (exact).",
         f"Cells, largest distances, extreme classes: {cells} checks (SymPy, enumeration).",
         f"Clone lemma: {lemma_checks} exact cases, {lemma_equal} with equality.",
         f"N-experiment identity: {ident} (SymPy); monotonicity: {mono} (exact).",
-        f"Product blocks: {prod_blocks} (exact); greedy placement: {fill} placements (exact).",
+        f"Chains of corners: {chain_blocks} (exact); greedy placement: {fill} placements (exact).",
     )
     return Checked(
         name="krand-shuffle-bound",

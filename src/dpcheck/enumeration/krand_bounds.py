@@ -455,9 +455,11 @@ def _upper_bound(
             "for every Hamming distance h = 1..L, every composition of the other n - 1 users over"
             " the classes (|x_B|, |x_N|) lies in one of "
             f"{settled} boxes ({boxes} examined), each settled at this epsilon by a certified"
-            " bound on delta (the clone lemma with orbit or N-clone cells; tools "
+            " bound on delta (the clone lemma with orbit or N-clone cells) or the mirror image"
+            " of compositions so settled (every background XORed with the changed user's"
+            " flip: the same delta); tools "
             + ", ".join(f"{k}: {v}" for k, v in sorted(tools.items()))
-            + "); so delta(epsilon) <= delta for every neighbouring pair"
+            + "; so delta(epsilon) <= delta for every neighbouring pair"
         )
     up.seconds = time.perf_counter() - start
     return up

@@ -6,7 +6,9 @@ classes (u, v).  :class:`Cover` splits the simplex of compositions into boxes
 lo <= m <= hi and settles each box with one *tool*, a certified upper bound on delta at
 eps valid for every composition in the box; a box no tool settles is halved along its
 widest class.  ``Cover.run`` returns the settled boxes (the certificate), or the first
-single composition no tool settles.
+single composition no tool settles.  A box whose every composition has more users in class
+(h, 0) than in (0, 0) is the mirror image of compositions the other boxes hold
+(:func:`mirror`) and is settled without a tool.
 
 The tools (each the clone lemma with a choice of components, then an evaluator):
 
@@ -15,7 +17,7 @@ The tools (each the clone lemma with a choice of components, then an evaluator):
   of independent Bernoullis, stochastically smallest in the box when the users free to
   move sit in the classes of least theta; delta_N is nonincreasing in M (adding a clone
   is a post-processing), so E delta_N(M) <= sum over blocks [m_i, m_(i+1)) of
-  P(M in block) delta_N(m_i) + P(M < m_0) (:func:`block_bound`).
+  P(M in block) delta_N(m_i) + P(M < m_0) (:func:`chain_bound` of one count).
 * ``nclone`` (h < L): the same with the N-clone cells (h + 1 cells).
 * ``multi`` (cells <= 4): each class keeps its own law gamma_c/lambda_c (the extreme
   classes, lambda = 1, exactly; the others merged into one law phi_mid with their
@@ -25,7 +27,7 @@ The tools (each the clone lemma with a choice of components, then an evaluator):
   ``single``); the mid count by blocks.
 * ``own`` (cells <= 4, two middle classes at the lower corner): as ``multi``, but each
   middle class is a clone of its *own* law, with its own binomial count (independent:
-  :func:`product_block_bound`); the users beyond the corner revealed.  One merged law
+  a chain of corners, :func:`chain_bound`); the users beyond the corner revealed.  One merged law
   covers little of two unlike middle classes (L = 3, h = 3: users of weight 1 and 2),
   each one's own law most of it.
 
@@ -35,17 +37,15 @@ The tools are tried cheapest first (:meth:`Cover._tools`): the multi-law ones on
 delta_N is evaluated by :mod:`krand_single` or :mod:`krand_multi`, both certified upper
 bounds; cached by (tool, law, counts).  delta_N is nonincreasing in every clone count, so a
 bound computed at fewer clones of the same laws is a bound at more: a box whose blocks are
-settled by bounds already computed (at the nearest smaller counts, :class:`Monotone`;
-componentwise smaller counts for common-N, :func:`_dominated`) is settled without a new
-evaluation, and one that even the nearest larger counts' bounds would not settle is left
-to the other tools (bound 1) without one.
+settled by bounds already computed (at componentwise fewer users of the same laws, clones
+or exact parts, :class:`MonotoneND`; for common-N, :func:`_dominated`) is settled
+without a new evaluation, and one that even the bounds at more users would not settle is
+left to the other tools (bound 1) without one.
 """
 
 from __future__ import annotations
 
-import bisect
 import heapq
-import itertools
 import math
 import time
 from collections.abc import Callable, Iterator, Sequence
@@ -62,12 +62,18 @@ from dpcheck.enumeration.krand_tables import U, binom_table
 
 #: Levels (cumulative probabilities) at which the clone count's law is cut into blocks.
 LEVELS = (1e-10, 1e-7, 1e-5, 1e-4, 1e-3, 0.01, 0.05, 0.15, 0.3, 0.5, 0.7)
-#: Coarser levels for the multi-law tool (each block costs a convolution).
+#: Coarser levels for the multi-law tools on more cells (each block costs a convolution),
+#: tried coarse to fine: a box with room to spare settles at the first stage's few
+#: evaluations, and the later stages reuse them.
 MULTI_LEVELS = (1e-10, 1e-4, 0.01, 0.1, 0.35)
+COARSE_LEVELS = (1e-10, 1e-4, 0.1)
+MULTI_STAGES = (COARSE_LEVELS, MULTI_LEVELS)
+#: ... and for the ``own`` tool (its chain of several counts costs one evaluation a level).
+OWN_STAGES = (COARSE_LEVELS, MULTI_LEVELS, LEVELS)
 #: Multi-law tools on at most this many cells are tried first (their convolutions are
 #: cheap); on more cells, last.
 CHEAP_CELLS = 3
-#: The ``own`` tool's most middle classes (one clone count each, product blocks).
+#: The ``own`` tool's most middle classes (one clone count each, a chain of corners).
 OWN_MAX_CLASSES = 2
 
 
@@ -99,7 +105,7 @@ def _sphere_n(orbit: Cells, v: int) -> list:  # type: ignore[type-arg]
 
 def bernoulli_sum_pmf(groups: Sequence[tuple[int, float]]) -> np.ndarray:
     """pmf of sum_i Bin(m_i, theta_i) (floats; used only to cut blocks, whose probabilities
-    are then bounded by :func:`block_bound`'s rigorous tail terms)."""
+    are then bounded by :func:`chain_bound`'s rigorous tail terms)."""
     pmf = np.ones(1)
     for m, t in groups:
         if m == 0:
@@ -118,47 +124,67 @@ def bernoulli_sum_pmf(groups: Sequence[tuple[int, float]]) -> np.ndarray:
     return pmf
 
 
-def _cut_blocks(
-    pmf: np.ndarray, levels: Sequence[float], tail_err: float
-) -> tuple[float, list[tuple[float, int]]]:
-    """(P(M < c_0), [(P(c_j <= M < c_(j+1)), c_j)]) for the cuts c_j at the ``levels``
-    quantiles of a float pmf, each inflated by a relative 1e-9 (its rounding) and an
-    absolute ``tail_err``."""
-    cdf = np.cumsum(pmf)
-    cuts = sorted({int(np.searchsorted(cdf, lv)) for lv in levels})
-    below = (float(cdf[cuts[0] - 1]) if cuts[0] > 0 else 0.0) * (1 + 1e-9) + tail_err
-    blocks = []
-    for i, c in enumerate(cuts):
-        nxt = cuts[i + 1] if i + 1 < len(cuts) else len(pmf)
-        mass = float(pmf[c:nxt].sum()) * (1 + 1e-9) + tail_err
-        if mass > 0:
-            blocks.append((mass, c))
-    return below, blocks
-
-
-def block_bound(
-    groups: Sequence[tuple[int, float]],
-    value: Callable[[int], float],
+def chain_bound(
+    cdfs: Sequence[np.ndarray],
+    value: Callable[[tuple[int, ...]], float],
     stop: float,
     levels: Sequence[float] = LEVELS,
-    pmf: np.ndarray | None = None,
+    tail_err: float = 1e-12,
 ) -> float:
-    """Upper bound on E f(M), M = sum Bin(m_i, theta_i), f nonincreasing in M with f <= 1.
+    """Upper bound on E f(M), M = (M_1, ..., M_k) independent counts, f nonincreasing in
+    every count with 0 <= f <= 1; ``cdfs[i][x]`` is P(M_i <= x) in floats, within a
+    relative 1e-9 (rounding) and an absolute ``tail_err`` (the tables' windows).
 
-    Blocks [c_j, c_(j+1)) between the ``levels`` quantiles: E f(M) <= P(M < c_0) +
-    sum_j P(M in block j) f(c_j).  The float pmf's masses are inflated by a relative 1e-9
-    (its rounding) and the block probabilities by its tail; stops early above ``stop``.
-    ``pmf``: :func:`bernoulli_sum_pmf` of ``groups`` if already computed.
+    The chain: corners a_j, every count's ``levels[j]`` quantile (nondecreasing in j), and
+    the nested events A_j = {M >= a_j}; on A_j minus A_(j+1), f(M) <= f(a_j), so
+
+        E f(M) <= P(not A_0) + sum_j P(A_j minus A_(j+1)) f(a_j),
+
+    with P(not A_0) <= sum_i P(M_i < a_0i) and P(A_j) = prod_i P(M_i >= a_ji)
+    (independence), each probability bounded on the safe side from the cdfs' errors.  One
+    count: the blocks [a_j, a_(j+1)).  A chain of k counts costs as many evaluations as one
+    count, not the product of their cuts.  The heaviest blocks are evaluated first (a box
+    that fails usually shows it there); stops early above ``stop``.
     """
-    if pmf is None:
-        pmf = bernoulli_sum_pmf(groups)
-    total, blocks = _cut_blocks(pmf, levels, 1e-12 * len(groups))
+    rel = 1e-9
+
+    def cdf_hi(c: np.ndarray, x: int) -> float:
+        return min(1.0, float(c[x]) * (1 + rel) + tail_err) if x >= 0 else 0.0
+
+    def cdf_lo(c: np.ndarray, x: int) -> float:
+        return max(0.0, float(c[x]) * (1 - rel) - tail_err) if x >= 0 else 0.0
+
+    corners: list[tuple[int, ...]] = []
+    for lv in levels:
+        a = tuple(min(int(np.searchsorted(c, lv)), len(c) - 1) for c in cdfs)
+        if not corners or a != corners[-1]:
+            corners.append(a)
+    k = len(cdfs)
+    grow, shrink = 1 + 4 * (k + 1) * U, 1 - 4 * (k + 1) * U
+    # P(A_j) from above and below (products of the counts' upper tails)
+    p_hi = [
+        math.prod(1.0 - cdf_lo(c, x - 1) for c, x in zip(cdfs, a, strict=True)) * grow
+        for a in corners
+    ]
+    p_lo = [
+        math.prod(1.0 - cdf_hi(c, x - 1) for c, x in zip(cdfs, a, strict=True)) * shrink
+        for a in corners
+    ] + [0.0]
+    total = math.fsum(cdf_hi(c, x - 1) for c, x in zip(cdfs, corners[0], strict=True)) * grow
+    blocks = [(max(0.0, p_hi[j] - p_lo[j + 1]) * (1 + 2 * U), a) for j, a in enumerate(corners)]
     # the heaviest blocks first: a box that fails usually shows it at the first evaluation
-    for mass, c in sorted(blocks, reverse=True):
-        total += mass * value(c)
-        if total > stop:
-            return total
-    return total
+    for mass, a in sorted(blocks, reverse=True):
+        if mass > 0:
+            total += mass * value(a) * (1 + 2 * U)
+            if total > stop:
+                return total
+    # the rounding of the sum of nonnegative terms
+    return total * (1 + 2 * (len(blocks) + 1) * U)
+
+
+def block_cdf(groups: Sequence[tuple[int, float]]) -> np.ndarray:
+    """The float cdf of sum_i Bin(m_i, theta_i) (:func:`bernoulli_sum_pmf`)."""
+    return np.cumsum(bernoulli_sum_pmf(groups))
 
 
 def least_fill(
@@ -178,81 +204,40 @@ def least_fill(
     return extra
 
 
-class Monotone:
-    """Bounds on a quantity nonincreasing in a count M (delta_N in one clone count: adding
-    a clone is a post-processing), at the counts evaluated so far (kept sorted)."""
-
-    def __init__(self) -> None:
-        self.counts: list[int] = []
-        self.bounds: list[float] = []
-
-    def add(self, M: int, bound: float) -> None:
-        j = bisect.bisect_left(self.counts, M)
-        self.counts.insert(j, M)
-        self.bounds.insert(j, bound)
-
-    def above(self, M: int) -> float:
-        """A bound at M: the one at the nearest evaluated count <= M (1 if none)."""
-        j = bisect.bisect_right(self.counts, M)
-        return self.bounds[j - 1] if j else 1.0
-
-    def below(self, M: int) -> float:
-        """An estimate from below: the bound at the nearest evaluated count >= M (0 if none).
-        Not a bound on anything; used only to skip evaluations that would not settle."""
-        j = bisect.bisect_left(self.counts, M)
-        return self.bounds[j] if j < len(self.counts) else 0.0
-
-
 class MonotoneND:
     """Bounds on a quantity nonincreasing in every count of a vector (delta_N in each
-    law's clone count), at the vectors evaluated so far."""
+    part's count: adding a user of a fixed law, clone or exact, is a post-processing), at
+    the vectors evaluated so far."""
 
     def __init__(self) -> None:
-        self.known: list[tuple[tuple[int, ...], float]] = []
+        self._vecs: list[tuple[int, ...]] = []
+        self._bounds: list[float] = []
+        self._arr = np.zeros((0, 0), dtype=np.int64)
+        self._barr = np.zeros(0)
 
     def add(self, M: tuple[int, ...], bound: float) -> None:
-        self.known.append((M, bound))
+        self._vecs.append(tuple(M))
+        self._bounds.append(bound)
+        self._arr = np.array(self._vecs, dtype=np.int64)
+        self._barr = np.array(self._bounds)
+
+    @property
+    def known(self) -> list[tuple[tuple[int, ...], float]]:
+        return list(zip(self._vecs, self._bounds, strict=True))
 
     def above(self, M: tuple[int, ...]) -> float:
         """A bound at M: the least one at a vector <= M componentwise (1 if none)."""
-        return min(
-            (b for k, b in self.known if all(a <= m for a, m in zip(k, M, strict=True))),
-            default=1.0,
-        )
+        if not self._vecs:
+            return 1.0
+        mask = (self._arr <= np.asarray(M)).all(axis=1)
+        return float(self._barr[mask].min()) if mask.any() else 1.0
 
     def below(self, M: tuple[int, ...]) -> float:
         """An estimate from below (not a bound): the largest at a vector >= M (0 if none)."""
-        return max(
-            (b for k, b in self.known if all(a >= m for a, m in zip(k, M, strict=True))),
-            default=0.0,
-        )
-
-
-def product_block_bound(
-    groups: Sequence[tuple[int, float]],
-    value: Callable[[tuple[int, ...]], float],
-    stop: float,
-    levels: Sequence[float] = LEVELS,
-) -> float:
-    """Upper bound on E f(M_1, ..., M_k), M_i ~ Bin(m_i, theta_i) independent, f
-    nonincreasing in every count with 0 <= f <= 1: :func:`block_bound` per count, the
-    product blocks' probabilities multiplied (independence), their lower corners
-    evaluated, and P(some M_i below its first cut) <= the sum of those tails added.
-    Stops early above ``stop``."""
-    per = []
-    total = 0.0
-    for group in groups:
-        below, blocks = _cut_blocks(bernoulli_sum_pmf([group]), levels, 1e-12)
-        total += below
-        per.append(blocks)
-    combos = sorted(
-        itertools.product(*per), key=lambda combo: -math.prod(w for w, _ in combo)
-    )
-    for combo in combos:
-        total += math.prod(w for w, _ in combo) * (1 + 1e-12) * value(tuple(c for _, c in combo))
-        if total > stop:
-            return total
-    return total
+        if not self._vecs:
+            return 0.0
+        mask = (self._arr >= np.asarray(M)).all(axis=1)
+        return float(self._barr[mask].max()) if mask.any() else 0.0
 
 
 @dataclass
@@ -305,9 +290,8 @@ class Cover:
         self._laws: dict[tuple, object] = {}
         # common-N bounds computed so far, per majority N-class: (clone counts, bound)
         self._cn_known: dict[int, list[tuple[tuple[int, ...], float]]] = {}
-        # bounds computed so far per family (tool, law, fixed counts), by clone count
-        self._known: dict[tuple, Monotone] = {}  # type: ignore[type-arg]
-        self._known_nd: dict[tuple, MonotoneND] = {}  # type: ignore[type-arg]
+        # bounds computed so far per family (tool, laws), by the vector of the parts' counts
+        self._known: dict[tuple, MonotoneND] = {}  # type: ignore[type-arg]
 
     # ------------------------------------------------------------------ laws
     def _single_law(self, cells: Cells, c: tuple[int, int]) -> ks.Law:
@@ -349,44 +333,87 @@ class Cover:
         """:func:`least_fill` of the box with the classes' clone probabilities ``th``."""
         return least_fill([th[c] for c in self.classes], lo, hi, self.n - 1 - sum(lo))
 
+    def _by_chain(
+        self,
+        cdfs: Sequence[np.ndarray],
+        family: tuple,  # type: ignore[type-arg]
+        vector: Callable[[tuple[int, ...]], tuple[int, ...]],
+        evaluate: Callable[[tuple[int, ...]], float],
+        stages: Sequence[Sequence[float]] = (LEVELS,),
+        slack: float = 0.0,
+        tail_err: float = 1e-12,
+    ) -> float:
+        """:func:`chain_bound` over random counts M (float ``cdfs``) of a family of bounds
+        nonincreasing in every count of ``vector``(M) (the counts rounded down, which is
+        safe, and the other parts' fixed counts), evaluated by ``evaluate`` and cached, plus
+        ``slack``.  Bounds already computed for the family at componentwise fewer users
+        settle the box without evaluating (:meth:`MonotoneND.above`); if even the estimates
+        from below (:meth:`MonotoneND.below`) do not settle it at the finest levels,
+        evaluating would not either, and 1 (the trivial bound) is returned.  Otherwise the
+        level ``stages`` are tried coarse to fine (a box with room to spare settles at a few
+        evaluations; the finer stages reuse them), the first that settles returned; after
+        the first, one evaluation at the finest stage's top corner tells whether any could
+        (if not, the first stage's bound is returned)."""
+        known = self._known.setdefault(family, MonotoneND())
+        goal = self.delta - slack
+        for levels in stages:
+            b = chain_bound(cdfs, lambda M: known.above(vector(M)), goal, levels, tail_err)
+            if b <= goal:
+                return b + slack
+        estimate = chain_bound(
+            cdfs, lambda M: known.below(vector(M)), math.inf, stages[-1], tail_err
+        )
+        if estimate > goal:
+            return 1.0
+
+        def value(M: tuple[int, ...]) -> float:
+            vec = vector(M)
+            key = (family, vec)
+            if key not in self.cache:
+                self.evaluations += 1
+                try:
+                    self.cache[key] = evaluate(vec)
+                except ks.TooLarge:
+                    self.cache[key] = 1.0  # not evaluated: the box is not settled by it
+                    return 1.0
+                known.add(vec, self.cache[key])
+            return self.cache[key]
+
+        for i, levels in enumerate(stages):
+            b = chain_bound(cdfs, value, goal, levels, tail_err)
+            if b <= goal:
+                break
+            if i == 0 and len(stages) > 1:
+                # every stage's corners lie at or below the finest stage's top corner, where
+                # delta_N is least: if even there it exceeds the goal (times the mass of the
+                # chain, 1 - P(not A_0) >= 1 - k * levels[0]), no stage can settle
+                top = max(stages[-1])
+                a = tuple(min(int(np.searchsorted(c, top)), len(c) - 1) for c in cdfs)
+                if value(a) * (1 - len(cdfs) * min(stages[-1])) > goal:
+                    break
+        return b + slack
+
     def _by_blocks(
         self,
         groups: Sequence[tuple[int, float]],
         family: tuple,  # type: ignore[type-arg]
         rounded: Callable[[int], int],
         evaluate: Callable[[int], float],
-        levels: Sequence[float] = LEVELS,
+        stages: Sequence[Sequence[float]] = (LEVELS,),
         slack: float = 0.0,
+        fixed: tuple[int, ...] = (),
     ) -> float:
-        """:func:`block_bound` of a family of bounds nonincreasing in the clone count M,
-        evaluated at ``rounded``(M) (down: safe) and cached, plus ``slack``.  Bounds
-        already computed for the family settle the box without evaluating
-        (:meth:`Monotone.above`); if even the estimates from below (:meth:`Monotone.below`)
-        do not settle it, evaluating would not either, and 1 (the trivial bound) is
-        returned."""
-        known = self._known.setdefault(family, Monotone())
-        pmf = bernoulli_sum_pmf(groups)
-        goal = self.delta - slack
-        b = block_bound(groups, lambda M: known.above(rounded(M)), goal, levels, pmf)
-        if b <= goal:
-            return b + slack
-        if block_bound(groups, lambda M: known.below(rounded(M)), math.inf, levels, pmf) > goal:
-            return 1.0
-
-        def value(M: int) -> float:
-            M = rounded(M)
-            key = (family, M)
-            if key not in self.cache:
-                self.evaluations += 1
-                try:
-                    self.cache[key] = evaluate(M)
-                except ks.TooLarge:
-                    self.cache[key] = 1.0  # not evaluated: the box is not settled by it
-                    return 1.0
-                known.add(M, self.cache[key])
-            return self.cache[key]
-
-        return block_bound(groups, value, goal, levels, pmf) + slack
+        """:meth:`_by_chain` of one clone count M, the sum of the ``groups``' Bernoullis,
+        with ``evaluate``(M) at M ``rounded`` down, the other parts' counts ``fixed``."""
+        return self._by_chain(
+            [block_cdf(groups)],
+            family,
+            lambda M: (*fixed, rounded(M[0])),
+            lambda vec: evaluate(vec[-1]),
+            stages,
+            slack,
+            1e-12 * len(groups),
+        )
 
     def _mid_law(self, cells: Cells) -> ks.CloneLaw:
         """One fixed law for the non-extreme classes of a system: their gammas, summed."""
@@ -417,23 +444,23 @@ class Cover:
             th = self._theta(cells, mid_law)
             extra = self._least_fill(th, lo, hi)
             mid_groups += [(extra[i], th[c]) for i, c in enumerate(self.classes) if extra[i]]
-        parts_fixed, slack = self._fixed_extremes(cells, lo)
+        parts_fixed, slack, fixed = self._fixed_extremes(cells, lo)
 
         def evaluate(M: int) -> float:
             parts = parts_fixed + (((M, mid_law),) if mid_law is not None and M > 0 else ())
             return km.delta_multi(cells, parts, self.eps)
 
-        family = ("multi", cells.kind, tuple((cnt, id(law)) for cnt, law in parts_fixed))
         # no random count (empty groups): the one block M = 0
         return self._by_blocks(
-            mid_groups, family, ladder_down, evaluate, self._levels(cells), slack
+            mid_groups, ("multi", cells.kind), ladder_down, evaluate, self._stages(cells),
+            slack, fixed,
         )
 
     def _own(self, cells: Cells, lo: Sequence[int], hi: Sequence[int]) -> float:
         """The ``own`` tool: every class keeps its own law, the extreme classes exactly
         (counts at the lower corner), each other class c present at the lower corner as
         clones of its own law gamma_c/lambda_c, Bin(lo_c, theta_c) of them independently
-        (the counts by product blocks, :func:`product_block_bound`).  The users beyond
+        (the counts by a chain of corners, :func:`chain_bound`).  The users beyond
         the lower corner are revealed (a post-processing).  For the compositions of
         several middle classes, where one merged law's theta is small."""
         mids = [
@@ -441,48 +468,38 @@ class Cover:
         ]
         if not mids or len(mids) > OWN_MAX_CLASSES:
             return 1.0
-        parts_fixed, slack = self._fixed_extremes(cells, lo)
+        parts_fixed, slack, fixed = self._fixed_extremes(cells, lo)
         laws = [self._natural(cells, c) for _, c in mids]
         groups = [
             (lo[i], self._theta(cells, law)[c]) for (i, c), law in zip(mids, laws, strict=True)
         ]
-        family = (
-            "own",
-            cells.kind,
-            tuple((cnt, id(law)) for cnt, law in parts_fixed),
-            tuple(c for _, c in mids),
-        )
-        known = self._known_nd.setdefault(family, MonotoneND())
+        # one family per system: every class with its own law, a vector of counts per part
+        # (the extreme classes' and the middle classes' clones, 0 where absent)
+        family = ("own", cells.kind)
+        slot = {c: j for j, c in enumerate(c for c in self.classes if not cells.is_extreme(c))}
 
         def rounded(M: tuple[int, ...]) -> tuple[int, ...]:
-            return tuple(ladder_down(x) for x in M)
+            vec = [0] * len(slot)
+            for (_, c), x in zip(mids, M, strict=True):
+                vec[slot[c]] = ladder_down(x)
+            return (*fixed, *vec)
 
-        levels = self._levels(cells)
-        goal = self.delta - slack
-        b = product_block_bound(groups, lambda M: known.above(rounded(M)), goal, levels)
-        if b <= goal:
-            return b + slack
-        if product_block_bound(groups, lambda M: known.below(rounded(M)), math.inf, levels) > goal:
-            return 1.0
+        def evaluate(vec: tuple[int, ...]) -> float:
+            parts = parts_fixed + tuple(
+                (cnt, law)
+                for (_, c), law in zip(mids, laws, strict=True)
+                if (cnt := vec[len(fixed) + slot[c]]) > 0
+            )
+            return km.delta_multi(cells, parts, self.eps)
 
-        def value(M: tuple[int, ...]) -> float:
-            M = rounded(M)
-            key = (family, M)
-            if key not in self.cache:
-                self.evaluations += 1
-                parts = parts_fixed + tuple(
-                    (cnt, law) for cnt, law in zip(M, laws, strict=True) if cnt > 0
-                )
-                self.cache[key] = km.delta_multi(cells, parts, self.eps)
-                known.add(M, self.cache[key])
-            return self.cache[key]
-
-        return product_block_bound(groups, value, goal, levels) + slack
+        cdfs = [block_cdf([g]) for g in groups]
+        return self._by_chain(cdfs, family, rounded, evaluate, OWN_STAGES, slack)
 
     @staticmethod
-    def _levels(cells: Cells) -> Sequence[float]:
-        """Block levels for the multi-law tools: fine where a convolution is cheap."""
-        return LEVELS if cells.size <= 3 else MULTI_LEVELS
+    def _stages(cells: Cells) -> Sequence[Sequence[float]]:
+        """Block level stages for the multi-law tools: fine where a convolution is cheap,
+        coarse first where it is not."""
+        return (LEVELS,) if cells.size <= 3 else MULTI_STAGES
 
     def _natural(self, cells: Cells, c: tuple[int, int]) -> ks.CloneLaw:
         key = ("natural", cells.kind, c)
@@ -492,17 +509,22 @@ class Cover:
 
     def _fixed_extremes(
         self, cells: Cells, lo: Sequence[int]
-    ) -> tuple[tuple[tuple[int, ks.CloneLaw], ...], float]:
+    ) -> tuple[tuple[tuple[int, ks.CloneLaw], ...], float, tuple[int, ...]]:
         """The extreme classes' users at the box's lower corner as exact parts (count
-        rounded down, :func:`ladder_down`; natural law), and :meth:`_not_all_clones` of
-        them (for the ``multi`` and ``own`` tools)."""
-        counts = sorted(
-            (c, ladder_down(lo[i]))
+        rounded down, :func:`ladder_down`; natural law), :meth:`_not_all_clones` of them,
+        and their counts per extreme class (0 where absent), the fixed part of the vector a
+        family's bounds are indexed by (for the ``multi`` and ``own`` tools)."""
+        counts = [
+            (c, ladder_down(lo[i]) if lo[i] > 0 else 0)
             for i, c in enumerate(self.classes)
-            if lo[i] > 0 and cells.is_extreme(c)
+            if cells.is_extreme(c)
+        ]
+        parts = tuple((m, self._natural(cells, c)) for c, m in sorted(counts) if m > 0)
+        return (
+            parts,
+            self._not_all_clones(cells, [(c, m) for c, m in counts if m > 0]),
+            tuple(m for _, m in counts),
         )
-        parts = tuple((m, self._natural(cells, c)) for c, m in counts)
-        return parts, self._not_all_clones(cells, counts)
 
     def _not_all_clones(self, cells: Cells, counts: Sequence[tuple[tuple[int, int], int]]) -> float:
         """P(some user of ``counts`` (class, count) is not a clone of its class's natural
@@ -545,10 +567,12 @@ class Cover:
             parts = tuple(p for p in ((fixed, law_e), (M, rest_law)) if p[0] > 0)
             return km.delta_multi(cells, parts, self.eps)
 
-        family = ("rest", cells.kind, e, fixed)
+        family = ("rest", cells.kind, e)
         slack = self._not_all_clones(cells, [(e, fixed)])
         # no random count (empty groups): the one block M = 0
-        return self._by_blocks(groups, family, ladder_down, evaluate, self._levels(cells), slack)
+        return self._by_blocks(
+            groups, family, ladder_down, evaluate, self._stages(cells), slack, (fixed,)
+        )
 
     def _as(self, cells: Cells, i: int) -> tuple[int, int]:
         """Class i as the system sees it (the N-clone cells ignore nothing: same classes)."""
@@ -688,6 +712,12 @@ class Cover:
         there, and fails fast."""
         return -max(lo[i] for i, c in enumerate(self.classes) if self.orbit.is_extreme(c))
 
+    def _mirrored(self, lo: Sequence[int], hi: Sequence[int]) -> bool:
+        """Whether every composition of the box has more users in class (h, 0) than in
+        (0, 0): each is then the mirror (:func:`mirror`) of one with fewer, which the boxes
+        not so skipped cover, with the same delta."""
+        return hi[self.classes.index((0, 0))] < lo[self.classes.index((self.h, 0))]
+
     def run(
         self,
         max_boxes: int = 100_000,
@@ -714,6 +744,9 @@ class Cover:
                 res.out_of_budget = True
                 res.failed = lo
                 break
+            if self._mirrored(lo, hi):
+                res.settled.append(Settled(lo, hi, MIRROR, math.nan))
+                continue
             b, tool = self.box_bound(lo, hi)
             if b <= self.delta:
                 res.settled.append(Settled(lo, hi, tool, b))
@@ -734,6 +767,26 @@ class Cover:
         res.evaluations = self.evaluations
         res.seconds = time.perf_counter() - start
         return res
+
+
+#: The "tool" of the boxes settled by :func:`mirror` symmetry.
+MIRROR = "mirror image"
+
+
+def mirror(classes: Sequence[tuple[int, int]], h: int, m: Sequence[int]) -> tuple[int, ...]:
+    """The composition of the background XORed with 1^h 0^(L-h): class (u, v) -> (h - u, v).
+
+    XOR of every vector and report with b = 1^h 0^(L-h) carries the pair (0 -> b) with
+    background m to the pair (b -> 0) with this background (derivation Step 1), whose
+    deltas are those of (0 -> b) in the other order; the cover bounds both orders, so delta
+    is the same at m and at its mirror, and a cover need only settle the compositions with
+    at least as many users in class (0, 0) as in (h, 0) (every other one is the mirror of
+    one of those)."""
+    index = {c: i for i, c in enumerate(classes)}
+    out = [0] * len(m)
+    for (u, v), x in zip(classes, m, strict=True):
+        out[index[(h - u, v)]] = x
+    return tuple(out)
 
 
 def _dominated(
