@@ -712,7 +712,7 @@ def test_multi_tool_with_free_users_bounds_every_background_in_the_box(L, n, q, 
     ],
 )
 def test_own_laws_tool_bounds_every_background_in_the_box(L, n, q, eps, lo, hi):
-    """Each middle class as clones of its own law (Bin(lo_c, theta_c), product blocks),
+    """Each middle class as clones of its own law (Bin(lo_c, theta_c), a chain of corners),
     the users beyond the lower corner revealed: above the exact delta of every background
     of the box, every vector (the middle classes' vectors need not be alike)."""
     bound, worst = _multi_box_check(L, n, q, eps, lo, hi, tool="_own")
