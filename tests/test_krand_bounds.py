@@ -785,11 +785,7 @@ def test_chain_bound_lies_above_the_expectation(groups, rates):
     exact = float((weight / denominator**2).sum())
     bound = kc.chain_bound(cdfs, f, math.inf)
     assert exact <= bound <= 30 * exact, (exact, bound)
-    corners = []
-    for lv in kc.LEVELS:
-        a = tuple(int(np.searchsorted(c, lv)) for c in cdfs)
-        if not corners or a != corners[-1]:
-            corners.append(a)
+    corners = kc.chain_corners(cdfs, kc.LEVELS)
 
     def next_corner(M):
         j = corners.index(M)

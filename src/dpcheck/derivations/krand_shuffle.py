@@ -19,6 +19,7 @@ vectors (§2.2): the shuffle model.  This derivation is the argument behind
 from __future__ import annotations
 
 import itertools
+import math
 from collections import Counter
 from fractions import Fraction
 
@@ -74,6 +75,17 @@ def _canonical(a: int, b: int, bg: tuple[int, ...], L: int) -> tuple[int, tuple[
 
 
 # --------------------------------------------------------------------------- checks
+def _pair_laws(a: int, b: int, bg: tuple[int, ...], L: int, q: Fraction) -> tuple[dict, dict]:  # type: ignore[type-arg]
+    """The exact laws of the released histogram when the changed user holds a, then b, and
+    the other users hold the vectors ``bg``."""
+    laws = []
+    for v in (a, b):
+        t = Counter(bg)
+        t[v] += 1
+        laws.append(_law(tuple(t[x] for x in range(2**L)), L, q))
+    return laws[0], laws[1]
+
+
 def check_symmetry(L: int, n: int, q: Fraction) -> int:
     """Every neighbouring pair has the same deltas as its canonical pair (exact)."""
     count = 0
@@ -83,18 +95,10 @@ def check_symmetry(L: int, n: int, q: Fraction) -> int:
             for b in range(k):
                 if a == b:
                     continue
-                t1, t2 = Counter(bg), Counter(bg)
-                t1[a] += 1
-                t2[b] += 1
-                P = _law(tuple(t1[v] for v in range(k)), L, q)
-                Q = _law(tuple(t2[v] for v in range(k)), L, q)
+                P, Q = _pair_laws(a, b, bg, L, q)
                 b2, bg2, h = _canonical(a, b, bg, L)
                 assert b2 == (1 << h) - 1
-                c1, c2 = Counter(bg2), Counter(bg2)
-                c1[0] += 1
-                c2[b2] += 1
-                P2 = _law(tuple(c1[v] for v in range(k)), L, q)
-                Q2 = _law(tuple(c2[v] for v in range(k)), L, q)
+                P2, Q2 = _pair_laws(0, b2, bg2, L, q)
                 for r in RATIOS:
                     if _delta_pair(P, Q, r) != _delta_pair(P2, Q2, r):
                         raise AssertionError(f"symmetry fails at a={a}, b={b}, bg={bg}")
@@ -111,13 +115,7 @@ def check_mirror(L: int, n: int, q: Fraction) -> int:
     for h in range(1, L + 1):
         b = (1 << h) - 1
         for bg in itertools.combinations_with_replacement(range(k), n - 1):
-            laws = []
-            for back in (bg, tuple(v ^ b for v in bg)):
-                t1, t2 = Counter(back), Counter(back)
-                t1[0] += 1
-                t2[b] += 1
-                P = _law(tuple(t1[v] for v in range(k)), L, q)
-                laws.append((P, _law(tuple(t2[v] for v in range(k)), L, q)))
+            laws = [_pair_laws(0, b, back, L, q) for back in (bg, tuple(v ^ b for v in bg))]
             for r in RATIOS:
                 if _delta_pair(*laws[0], r) != _delta_pair(*laws[1], r):
                     raise AssertionError(f"the mirror fails at h={h}, bg={bg}")
@@ -237,11 +235,7 @@ def check_lemma(L: int, n: int, q: Fraction) -> tuple[int, int]:
     for h in range(1, L + 1):
         b = (1 << h) - 1
         for bg in itertools.combinations_with_replacement(range(k), n - 1):
-            t1, t2 = Counter(bg), Counter(bg)
-            t1[0] += 1
-            t2[b] += 1
-            P = _law(tuple(t1[v] for v in range(k)), L, q)
-            Q = _law(tuple(t2[v] for v in range(k)), L, q)
+            P, Q = _pair_laws(0, b, bg, L, q)
             extreme = len(set(bg)) == 1 and all(
                 _cell(x, L, h)[0] in (0, h) and _cell(x, L, h)[1] in (0, L - h) for x in bg
             )
@@ -362,12 +356,12 @@ def check_chain_blocks() -> int:
 
         for f in fs:
             exact = sum(
-                (_prod(p[x] for p, x in zip(pm, M, strict=True)) * f(M)
+                (math.prod(p[x] for p, x in zip(pm, M, strict=True)) * f(M)
                  for M in itertools.product(*(range(len(p)) for p in pm))),
                 Fraction(0),
             )
             for chain in chains:
-                prob = [_prod(tail(i, a) for i, a in enumerate(c)) for c in chain] + [0]
+                prob = [math.prod(tail(i, a) for i, a in enumerate(c)) for c in chain] + [0]
                 below = sum((1 - tail(i, a) for i, a in enumerate(chain[0])), Fraction(0))
                 bound = below + sum(
                     ((prob[j] - prob[j + 1]) * f(c) for j, c in enumerate(chain)), Fraction(0)
@@ -375,13 +369,6 @@ def check_chain_blocks() -> int:
                 assert exact <= bound
                 checks += 1
     return checks
-
-
-def _prod(xs) -> Fraction:  # type: ignore[no-untyped-def]
-    out = Fraction(1)
-    for x in xs:
-        out *= x
-    return out
 
 
 # --------------------------------------------------------------------------- document

@@ -124,6 +124,17 @@ def bernoulli_sum_pmf(groups: Sequence[tuple[int, float]]) -> np.ndarray:
     return pmf
 
 
+def chain_corners(cdfs: Sequence[np.ndarray], levels: Sequence[float]) -> list[tuple[int, ...]]:
+    """The chain of :func:`chain_bound`: at each level, every count's quantile (its first
+    value whose cdf reaches the level, at most its largest), repeats dropped."""
+    corners: list[tuple[int, ...]] = []
+    for lv in levels:
+        a = tuple(min(int(np.searchsorted(c, lv)), len(c) - 1) for c in cdfs)
+        if not corners or a != corners[-1]:
+            corners.append(a)
+    return corners
+
+
 def chain_bound(
     cdfs: Sequence[np.ndarray],
     value: Callable[[tuple[int, ...]], float],
@@ -154,11 +165,7 @@ def chain_bound(
     def cdf_lo(c: np.ndarray, x: int) -> float:
         return max(0.0, float(c[x]) * (1 - rel) - tail_err) if x >= 0 else 0.0
 
-    corners: list[tuple[int, ...]] = []
-    for lv in levels:
-        a = tuple(min(int(np.searchsorted(c, lv)), len(c) - 1) for c in cdfs)
-        if not corners or a != corners[-1]:
-            corners.append(a)
+    corners = chain_corners(cdfs, levels)
     k = len(cdfs)
     grow, shrink = 1 + 4 * (k + 1) * U, 1 - 4 * (k + 1) * U
     # P(A_j) from above and below (products of the counts' upper tails)
@@ -387,9 +394,8 @@ class Cover:
                 # every stage's corners lie at or below the finest stage's top corner, where
                 # delta_N is least: if even there it exceeds the goal (times the mass of the
                 # chain, 1 - P(not A_0) >= 1 - k * levels[0]), no stage can settle
-                top = max(stages[-1])
-                a = tuple(min(int(np.searchsorted(c, top)), len(c) - 1) for c in cdfs)
-                if value(a) * (1 - len(cdfs) * min(stages[-1])) > goal:
+                (top,) = chain_corners(cdfs, (max(stages[-1]),))
+                if value(top) * (1 - len(cdfs) * min(stages[-1])) > goal:
                     break
         return b + slack
 
