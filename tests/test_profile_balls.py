@@ -87,7 +87,7 @@ def _cells_are_sound(mech, scale, eps, u, w, frac) -> bool:
     nb = P.neighbours(mech, 1, 0, 4, scale)
     v = min(u + w, F(3))
     s = u + (v - u) * frac
-    bound = float(B.cell_bound(nb, eps, u, v).upper())
+    bound = float(B.cell_bound(nb, eps, u, v))
     return bound >= _h_at(nb, eps, s) * (1 - 1e-12)
 
 
@@ -114,10 +114,10 @@ def test_a_mutated_cell_bound_is_caught(monkeypatch: pytest.MonkeyPatch) -> None
         return self.phi(s0, t0)
 
     def not_apart(self, a, b):
-        return original(self, a, a + self.step)
+        return original(self, a, a + self.step_q)
 
-    original = B.Balls.pair_sup
-    for patch in (("_centred", centre_only), ("pair_sup", not_apart)):
+    original = B.Balls.pair
+    for patch in (("_centred", centre_only), ("pair", not_apart)):
         with monkeypatch.context() as m:
             m.setattr(B.Balls, *patch)
             failures = sum(not _cells_are_sound(*case) for case in CELL_CASES)
@@ -137,7 +137,11 @@ def test_a_mutated_cell_bound_is_caught(monkeypatch: pytest.MonkeyPatch) -> None
 def test_certified_delta_closes(mech, c0, c1, scale, eps) -> None:
     r = P.delta_for_epsilon(P.neighbours(mech, 1, c0, c1, scale), eps)
     assert r.lower <= r.upper <= r.lower * (1 + 1e-10)
-    assert r.kind.startswith("exact to 10 significant digits (certified")
+    # the label says what was established: the printed digits, or the bracket's width
+    assert r.kind.startswith(
+        ("exact to the digits shown (certified", "certified upper bound, within"))
+    if r.kind.startswith("exact to the digits shown"):
+        assert P._round_up(r.upper) == P._round_up(r.lower)
 
 
 def test_a_plateau_is_reported_as_an_open_bracket() -> None:

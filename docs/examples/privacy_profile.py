@@ -19,7 +19,7 @@ bit = dpcheck.mechanism("clamped-laplace")
 pure = bit.pure_epsilon(sensitivity=1, lower=0, upper=10, scale=1)
 print("clamped-laplace, lam = 1: pure epsilon =", pure.as_dict()["pure epsilon"])
 
-# a clamped geometric (integers): the worst pair is found by enumerating the edge
+# a clamped geometric (integers): certified by a branch-and-bound over the edge's integers
 d = dpcheck.mechanism("clamped-geometric").delta(
     "1/2", sensitivity=1, lower=0, upper=10, scale=1
 ).as_dict()

@@ -15,9 +15,14 @@ mpf('0.46831944780693049169954131915799...')
 >>> mechanism("laplace").to_dp_accounting(sensitivity=1, scale=1)  # a PLD to compose
 
 Parameters are those of :mod:`dpcheck.numeric.mechanism_params` (s, c0, c1, and
-lam / sigma / scale / alpha / epsilon+sensitivity; a bound may be ``math.inf``).
-Floats are taken at their exact binary value; pass strings ("0.1") or
-Fractions for exact decimals.
+lam / sigma / scale / alpha / epsilon+sensitivity; c0 may be ``-math.inf`` and c1
+``math.inf``, or the strings '-inf' and 'inf', for a one-sided bound; the other
+infinities are refused).  Floats are taken at their exact binary value; pass
+strings ("0.1") or Fractions for exact decimals.  ``dps`` is read as the CLI
+reads ``eval --dps`` (an int, or integer text such as "30"; never a bool or
+30.5) and has its ceilings (:mod:`dpcheck.inputs.limits`: 10 000 digits, 1 000
+for the quantile); ``sample`` draws at most 10^8 values per call.  Every bad
+input raises one line of :class:`dpcheck.errors.InputError`.
 """
 
 from __future__ import annotations
@@ -72,9 +77,15 @@ class Mechanism:
 
     def law(self, sides: str = "both") -> Any:
         """The derived law (:class:`dpcheck.symbolic.laws.Law`) of the output."""
+        from dpcheck.errors import InputError
         from dpcheck.symbolic import mechanisms as sym
 
-        return sym.law(self.name, sides)
+        if sides not in ("both", "lower", "upper"):
+            raise InputError(f"sides={sides!r} must be 'both', 'lower' or 'upper'")
+        try:
+            return sym.law(self.name, sides)
+        except (KeyError, ValueError) as exc:
+            raise InputError(f"{self.name}: sides={sides!r} is not available ({exc})") from None
 
     # -- numeric ----------------------------------------------------------
     def params(self, quantity: str = "", **values: object) -> Any:
@@ -83,50 +94,62 @@ class Mechanism:
 
         return mechanism_params.parse(self.name, values, quantity)
 
-    def evaluate(self, quantity: str, *, dps: int = 30, **values: object) -> mpmath.mpf:
-        """The quantity at the parameters, correct to about ``dps`` digits."""
+    def evaluate(self, quantity: str, *, dps: object = 30, **values: object) -> mpmath.mpf:
+        """The quantity at the parameters, correct to about ``dps`` significant digits
+        (``dps`` as ``eval --dps``: :func:`dpcheck.numeric.mechanism_mp.checked_dps`)."""
+        from dpcheck.errors import InputError
         from dpcheck.numeric import mechanism_mp
 
+        if not isinstance(quantity, str) or quantity not in GENERAL_QUANTITIES:
+            from dpcheck.inputs.numbers import shown
+
+            raise InputError(
+                f"unknown quantity {shown(quantity)} (expected one of:"
+                f" {', '.join(GENERAL_QUANTITIES)})"
+            )
+        digits = mechanism_mp.checked_dps(dps, quantity)
         return mechanism_mp.evaluate(
-            f"{self.name}.{quantity}", self.params(quantity, **values), dps
+            f"{self.name}.{quantity}", self.params(quantity, **values), digits
         )
 
-    def normaliser(self, *, dps: int = 30, **values: object) -> mpmath.mpf:
+    def normaliser(self, *, dps: object = 30, **values: object) -> mpmath.mpf:
         """P(c0 <= X <= c1) under the base law (eq (4)'s normaliser)."""
         return self.evaluate("normaliser", dps=dps, **values)
 
-    def mean(self, *, dps: int = 30, **values: object) -> mpmath.mpf:
+    def mean(self, *, dps: object = 30, **values: object) -> mpmath.mpf:
         """E Y (Liu 2019 eq (6)/(7) for the Laplace instances)."""
         return self.evaluate("mean", dps=dps, **values)
 
-    def bias(self, *, dps: int = 30, **values: object) -> mpmath.mpf:
+    def bias(self, *, dps: object = 30, **values: object) -> mpmath.mpf:
         """E Y - s."""
         return self.evaluate("bias", dps=dps, **values)
 
-    def second_moment(self, *, dps: int = 30, **values: object) -> mpmath.mpf:
+    def second_moment(self, *, dps: object = 30, **values: object) -> mpmath.mpf:
         """E Y²."""
         return self.evaluate("second_moment", dps=dps, **values)
 
-    def var(self, *, dps: int = 30, **values: object) -> mpmath.mpf:
+    def var(self, *, dps: object = 30, **values: object) -> mpmath.mpf:
         """Var Y."""
         return self.evaluate("var", dps=dps, **values)
 
-    def mse(self, *, dps: int = 30, **values: object) -> mpmath.mpf:
+    def mse(self, *, dps: object = 30, **values: object) -> mpmath.mpf:
         """E (Y - s)²."""
         return self.evaluate("mse", dps=dps, **values)
 
-    def cdf(self, y: object, *, dps: int = 30, **values: object) -> mpmath.mpf:
+    def cdf(self, y: object, *, dps: object = 30, **values: object) -> mpmath.mpf:
         """P(Y <= y)."""
         return self.evaluate("cdf", dps=dps, y=y, **values)
 
-    def quantile(self, p: object, *, dps: int = 30, **values: object) -> mpmath.mpf:
+    def quantile(self, p: object, *, dps: object = 30, **values: object) -> mpmath.mpf:
         """inf{y : P(Y <= y) >= p}."""
         return self.evaluate("quantile", dps=dps, p=p, **values)
 
     # -- sampling ---------------------------------------------------------
     def sample(self, rng: Any, size: Any, **values: Any) -> Any:
         """``size`` draws of Y as a numpy array (vectorised inverse-CDF samplers of
-        :mod:`dpcheck.sampling.mechanisms`); ``rng`` a numpy Generator or a seed."""
+        :mod:`dpcheck.sampling.mechanisms`); ``rng`` a numpy Generator or a seed;
+        ``size`` numpy's convention, at most the ``sample size`` ceiling of
+        :mod:`dpcheck.inputs.limits` (10^8 draws per call)."""
         from dpcheck.sampling import mechanisms as sampling
 
         return sampling.sample(self.name, rng, size, **values)

@@ -61,12 +61,19 @@ def _cut(message: str, limit: int = 300) -> str:
 def _verify(args: argparse.Namespace) -> int:
     from dpcheck.claims import registry, report, runner
 
-    claims = registry.collect(registry.find_proofs_dir(args.proofs))
+    proofs = registry.locate(args.proofs)  # --proofs, $DPCHECK_PROOFS, project, shipped
+    claims = registry.collect(proofs.path)
     chosen = runner.select(claims, args.ids)
+    out = None if args.output is None or args.list else output_file("--output", args.output)
+    # a folder other than the shipped claims is code that ran: say so (issue 40), after
+    # the refusals above (a refusal stays one line); --quiet silences it only when the
+    # folder was named on this very command line
+    if not proofs.shipped and not (args.quiet and proofs.origin == "--proofs"):
+        where = registry.shown_path(proofs.path)
+        print(f"dpcheck: using claims from {where} (code that runs)", file=sys.stderr)
     if args.list:  # the ids the selection would run (all without ids)
         print("\n".join(c.id for c in chosen))
         return 0
-    out = None if args.output is None else output_file("--output", args.output)
     results = _run_with_progress(runner, chosen, quiet=args.quiet or not sys.stderr.isatty())
     text = report.render(results, args.format)
     if out is not None:
@@ -106,13 +113,16 @@ def _simulate(args: argparse.Namespace) -> int:
 
 
 def _eval(args: argparse.Namespace) -> int:
+    from dpcheck.inputs.numbers import parse_count
     from dpcheck.numeric import mechanism_mp, mechanism_params, mp
     from dpcheck.numeric.names import QUANTITY_NAMES, resolve
     from dpcheck.numeric.params import MechanismParams, parse_assignments
 
     mechanism, quantity = resolve(args.quantity)
     values = parse_assignments(args.assignments)
-    dps = limits.count("eval", "--dps", args.dps, 1)
+    # the quantile has its own ceiling (limits: eval --dps (quantile))
+    ceiling = limits.ceiling("eval", "--dps (quantile)" if quantity == "quantile" else "--dps")
+    dps = parse_count("--dps", args.dps, 1, ceiling.maximum, ceiling.describe())
     liu = (
         args.quantity in QUANTITY_NAMES
         and not any(
@@ -358,8 +368,12 @@ def _krand(args: argparse.Namespace) -> int:
         curve_deltas = list(CURVE_DELTAS)
     from dpcheck.inputs.numbers import parse_real
 
+    top = limits.ceiling("krand profile", "--budget")
     budget = parse_real(
-        "--budget", args.budget, lambda x: 1 <= x <= 86_400, "seconds in [1, 86400]"
+        "--budget",
+        args.budget,
+        lambda x: 1 <= x <= top.maximum,
+        f"seconds in [1, {top.maximum}] (the ceiling of {top.key}: see the README)",
     )
     with _status(not args.quiet and sys.stderr.isatty()) as progress:
         data = kp.summary(
@@ -625,7 +639,13 @@ def build_parser() -> argparse.ArgumentParser:
         "--list", action="store_true", help="print the ids of the claims selected (default: all)"
     )
     v.add_argument("--deep", action="store_true", help="run the slower, wider checks too")
-    v.add_argument("--proofs", help="the proofs folder (default: ./proofs, found upward)")
+    v.add_argument(
+        "--proofs",
+        metavar="DIR",
+        help="collect the claims from DIR/<document>/*.py instead of the shipped ones (also"
+        " $DPCHECK_PROOFS); this is Python code that dpcheck imports and runs, as pytest does"
+        " with tests: only point it at folders you trust",
+    )
     v.add_argument("--quiet", action="store_true", help="no progress bar")
     v.set_defaults(func=_verify)
 
@@ -732,7 +752,9 @@ def build_parser() -> argparse.ArgumentParser:
         default="120",
         help="seconds for the certified upper bound (L >= 2 above the exhaustive range;"
         " default 120): the ratio 1.1 to the lower bound is tried first with at most 60%%"
-        " of it, then tighter ones while time remains, or looser ones if 1.1 fails",
+        " of it, then tighter ones while time remains, or looser ones if 1.1 fails; the"
+        " lower bound has a quarter of it more (at least 2 s), the §3.1 epsilon at the"
+        " attained pair 5%% (see the ceilings in the README)",
     )
     kp_.add_argument("--quiet", action="store_true", help="no progress display")
     kp_.add_argument("--json", action="store_true")

@@ -15,6 +15,7 @@ import argparse
 import json
 
 from dpcheck.errors import InputError
+from dpcheck.inputs.numbers import short
 from dpcheck.numeric import profile as P
 
 
@@ -41,9 +42,9 @@ def report(args: argparse.Namespace) -> dict[str, object]:
     nb = P.neighbours(args.mechanism, args.sensitivity, args.lower, args.upper, args.scale)
     head: dict[str, object] = {
         "mechanism": nb.mechanism,
-        "sensitivity": str(nb.sensitivity),
-        "lower": None if nb.lower is None else str(nb.lower),
-        "upper": None if nb.upper is None else str(nb.upper),
+        "sensitivity": short(nb.sensitivity),
+        "lower": None if nb.lower is None else short(nb.lower),
+        "upper": None if nb.upper is None else short(nb.upper),
     }
     eps = None if args.epsilon is None else P.parse_epsilon(args.epsilon)
     delta = None if args.delta is None else P.parse_delta(args.delta)
@@ -52,7 +53,7 @@ def report(args: argparse.Namespace) -> dict[str, object]:
             raise InputError("give --scale, or --epsilon (and --delta) to calibrate the scale")
         cal = P.calibrate(nb, eps, delta or 0)
         return {**head, **cal.as_dict()}
-    head["scale"] = str(nb.scale)
+    head["scale"] = short(nb.scale)
     if eps is not None:
         prof = P.delta_for_epsilon(nb, eps).as_dict()
         if delta is not None:

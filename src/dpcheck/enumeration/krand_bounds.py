@@ -19,6 +19,18 @@ Zhilyaev and Zeber (2016) §2.2, §3, §3.1; the derivation is
 
 Both are labelled: ``lower`` is "attained" (certified lower bound on the worst case),
 ``upper`` is "certified" (upper bound over every pair).
+
+**Time and memory** (issue 40; :mod:`krand_work`).  The upper bound has the budget; the
+lower bound :func:`lower_seconds` of it more (a quarter, at least LOWER_MIN_SECONDS), the
+§3.1 epsilon at the pair PROBABILISTIC_SHARE of it; each phase runs under a deadline that
+the evaluators check inside their loops, and gives up with what it has: a cover that runs
+out says "time budget" (a looser ratio, or the local epsilon, is then printed), a lower
+bound candidate that runs out is skipped, and if none is certified the histogram of one
+bit gives the bound.  No evaluation allocates more than :data:`krand_work.EVAL_BYTES`
+(counted before it starts: the tool gives the trivial bound 1, the candidate is skipped,
+the §3.1 epsilon is "not computed"), and every cache has a byte limit, which the worker
+processes share.  When delta(0) <= delta at every candidate the lower bound is 0 and the
+upper bound search tries epsilon = 0, then fractions of the local epsilon (FROM_ZERO).
 """
 
 from __future__ import annotations
@@ -37,7 +49,9 @@ from dpcheck.enumeration import krand_single as ks
 from dpcheck.enumeration.krand_cells import PREC, Cells, _up, nclone_system, orbit_system
 from dpcheck.enumeration.krand_cover import Cover, CoverResult, verdict
 from dpcheck.enumeration.krand_l1_exact import LieProbability
+from dpcheck.enumeration.krand_work import OutOfTime, TooLarge, deadline
 from dpcheck.enumeration.krand_workers import CoverWorkers
+from dpcheck.inputs.limits import ceiling
 
 #: The upper bound is first tried at lower * TARGET_RATIO, then at TIGHTER ratios while they
 #: certify, or at LOOSER ones until one does.
@@ -202,31 +216,45 @@ def _exact_laws(lowf: Callable[[float], float], gap: float) -> Callable[[float],
     return lambda e: lowf(e) - gap * (1 + math.exp(e) * (1 + 1e-12))
 
 
-def lower_bound(L: int, n: int, lie: LieProbability, delta: float) -> Lower:
-    """A certified lower bound on epsilon(delta), attained by an explicit pair (module doc).
+#: The lower bound's time, on top of the upper bound's budget: this share of the budget,
+#: and at least LOWER_MIN_SECONDS (issue 40: it was not limited, 600 s and more at L = 4,
+#: n = 5000).  Its candidates share SEARCH_SHARE of it, each but the last at most
+#: CANDIDATE_SHARE of what is left; the rest certifies the best ones.
+LOWER_SHARE = 0.25
+LOWER_MIN_SECONDS = 2.0
+SEARCH_SHARE = 0.75
+CANDIDATE_SHARE = 0.6
 
-    Candidates are tried in turn; one whose delta at the best epsilon so far is already
-    <= delta cannot beat it and is not searched further (recorded as "<= best")."""
-    start = time.perf_counter()
-    top = pure_epsilon_bound(L, lie)
-    cands: list[tuple[str, Callable[[float], float], Callable[[float], float], Pair]] = []
+Candidate = tuple[str, Callable[[float], float], Callable[[float], float], "Pair"]
+
+
+def _projected_candidate(L: int, h: int, n: int, lie: LieProbability) -> Candidate:
+    """The pure background 0^L for Hamming distance h < L through the histogram of its
+    h B-bits alone (a post-processing: a certified lower bound on that experiment's delta
+    is one on the pair's), with the single-law closed form on h + 1 cells."""
+    bcells = nclone_system(L, h, lie)
+    law_b = ks.CloneLaw.of(bcells.clone_law((0, 0)))
+    up = lambda e, c=bcells, w=law_b: ks.delta_single(c, w, n - 1, e)  # noqa: E731
+    lowf = _exact_laws(
+        lambda e, c=bcells, w=law_b: ks.delta_single(c, w, n - 1, e, lower=True),
+        (n - 1) * law_gap(bcells, (0, 0), law_b),
+    )
+    pair = Pair(L, h, (bits_of(L, h, 0, 0),), (n - 1,))
+    name = f"h={h}, background {bits_of(L, h, 0, 0)} (histogram of the B-bits)"
+    return name, up, lowf, pair
+
+
+def lower_candidates(L: int, n: int, lie: LieProbability) -> list[Candidate]:
+    """The lower bound's candidates in the order they are searched (module doc): for each
+    h = L..1 the pure backgrounds (for L >= PROJECT_FROM_L and h < L through the histogram
+    of the B-bits), after h = L the near-vertex backgrounds where the orbit system is small
+    (name, float delta, certified lower bound on delta, pair)."""
+    cands: list[Candidate] = []
     for h in range(L, 0, -1):
         cells = orbit_system(L, h, lie)
         Lp = L - h
         if Lp and L >= PROJECT_FROM_L:
-            # the histogram of B-cells only: a post-processing, so a certified lower bound on
-            # its delta is one on the pair's (both backgrounds 0^L and 0^h 1^(L-h) project
-            # to the same experiment)
-            bcells = nclone_system(L, h, lie)
-            law_b = ks.CloneLaw.of(bcells.clone_law((0, 0)))
-            up = lambda e, c=bcells, w=law_b: ks.delta_single(c, w, n - 1, e)  # noqa: E731
-            lowf = _exact_laws(
-                lambda e, c=bcells, w=law_b: ks.delta_single(c, w, n - 1, e, lower=True),
-                (n - 1) * law_gap(bcells, (0, 0), law_b),
-            )
-            pair = Pair(L, h, (bits_of(L, h, 0, 0),), (n - 1,))
-            name = f"h={h}, background {bits_of(L, h, 0, 0)} (histogram of the B-bits)"
-            cands.append((name, up, lowf, pair))
+            cands.append(_projected_candidate(L, h, n, lie))
             continue
         for c in ((0, 0), (0, Lp)) if Lp else ((0, 0),):
             g = cells.clone_law(c)
@@ -266,39 +294,90 @@ def lower_bound(L: int, n: int, lie: LieProbability, delta: float) -> Lower:
                 cands.append(
                     (f"h={L}, background {n - 1 - j} x {'0' * L} + {j} x {'1' * L}", up, lowf, pair)
                 )
+    return cands
+
+
+def lower_bound(
+    L: int, n: int, lie: LieProbability, delta: float, max_seconds: float = math.inf
+) -> Lower:
+    """A certified lower bound on epsilon(delta), attained by an explicit pair (module doc).
+
+    Candidates are tried in turn; one whose delta at the best epsilon so far is already
+    <= delta cannot beat it and is not searched further (recorded as "<= best").
+
+    Time and memory (issue 40): the search of the candidates may use SEARCH_SHARE of
+    ``max_seconds``, each candidate but the last at most CANDIDATE_SHARE of what is left;
+    a candidate that runs out of it is recorded as "time budget (skipped)", one whose
+    evaluation would exceed the memory limit as "too large to evaluate (skipped)".  The
+    rest of ``max_seconds`` certifies the best ones.  If none is certified in time, the
+    cheapest candidate (the histogram of one bit, h = 1: a binomial law, microseconds per
+    evaluation) is searched and certified without a limit, so there is always an attained
+    bound."""
+    start = time.perf_counter()
+    top = pure_epsilon_bound(L, lie)
+    cands = lower_candidates(L, n, lie)
     best_eps, best = -1.0, None
     found: dict[str, float | str] = {}
-    for name, up, lowf, pair in cands:
-        try:
-            if best is not None and up(best_eps) <= delta:
-                found[name] = "<= best"
+    with deadline(SEARCH_SHARE * max_seconds):
+        for i, (name, up, lowf, pair) in enumerate(cands):
+            left = SEARCH_SHARE * max_seconds - (time.perf_counter() - start)
+            share = 1.0 if i == len(cands) - 1 else CANDIDATE_SHARE
+            try:
+                with deadline(share * left):
+                    if best is not None and up(best_eps) <= delta:
+                        found[name] = "<= best"
+                        continue
+                    eps = (
+                        _bisect(up, delta, top)
+                        if best is None
+                        else _bisect_from(up, delta, best_eps, top)
+                    )
+            except (TooLarge, MemoryError):
+                found[name] = "too large to evaluate (skipped)"
                 continue
-            eps = (
-                _bisect(up, delta, top) if best is None else _bisect_from(up, delta, best_eps, top)
-            )
-        except ks.TooLarge:
-            found[name] = "too large to evaluate (skipped)"
-            continue
-        found[name] = eps
-        if eps > best_eps:
-            best_eps, best = eps, (name, up, lowf, pair)
-    if best is None:
-        raise ks.TooLarge(f"L = {L}, n = {n}: no lower-bound candidate is within the work limit")
+            except OutOfTime:
+                found[name] = "time budget (skipped)"
+                continue
+            found[name] = eps
+            if eps > best_eps:
+                best_eps, best = eps, (name, up, lowf, pair)
     # certify in order of float epsilon; a candidate whose float epsilon is at most the best
     # certified one cannot improve it
     ranked = sorted(
         ((v, c) for c in cands if isinstance(v := found.get(c[0]), float)),
         key=lambda vc: -vc[0],
     )
-    eps, dlow, pair, best_eps = 0.0, 1.0, best[3], best_eps
-    for v, (_name, _upper, lowf, cand_pair) in ranked:
-        if v <= eps:
-            break
-        e, d = _certify_lower(lowf, v, delta)
-        if e > eps:
-            eps, dlow, pair, best_eps = e, d, cand_pair, v
-    if eps <= 0:
-        raise ks.TooLarge(f"L = {L}, n = {n}: no lower-bound candidate could be certified")
+    eps, dlow, pair, best_eps = 0.0, 1.0, None, best_eps
+    with deadline(max_seconds - (time.perf_counter() - start)):
+        for v, (_name, _upper, lowf, cand_pair) in ranked:
+            if v <= eps:
+                break
+            try:
+                e, d = _certify_lower(lowf, v, delta)
+            except (TooLarge, MemoryError, OutOfTime):
+                continue
+            if e > eps:
+                eps, dlow, pair, best_eps = e, d, cand_pair, v
+    fallback = ""
+    if eps <= 0 or pair is None:
+        name, up, lowf, one_bit = _projected_candidate(L, 1, n, lie)
+        v = found[name] if isinstance(found.get(name), float) else _bisect(up, delta, top)
+        found[name] = v
+        e, d = _certify_lower(lowf, v, delta) if v > 0 else (0.0, 1.0)
+        if e > 0:
+            eps, dlow, pair, best_eps = e, d, one_bit, v
+            fallback = (
+                "; no candidate above was certified within the time, so the histogram of"
+                " one bit (h = 1) gives it"
+            )
+        else:  # delta(0) <= delta at the candidates searched: epsilon >= 0 is all we know
+            how = (
+                "no candidate's epsilon is certified above 0 (delta(0) <= delta at those"
+                " searched, or their certification failed): 0, the trivial lower bound"
+            )
+            seconds = time.perf_counter() - start
+            return Lower(0.0, max(best_eps, 0.0), one_bit, 0.0, found, seconds, how)
+    assert pair is not None
     how = (
         f"attained by the explicit pair below: its delta at this epsilon is > {dlow:.6g} > delta"
         " (a certified lower bound: floats with error bounds; for a pure or two-vector"
@@ -313,8 +392,9 @@ def lower_bound(L: int, n: int, lie: LieProbability, delta: float) -> Lower:
             else ""
         )
         + "; the candidate of largest certified epsilon is printed"
+        + fallback
     )
-    return Lower(eps, best_eps, pair, dlow, found, time.perf_counter() - start, how)  # type: ignore[arg-type]
+    return Lower(eps, best_eps, pair, dlow, found, time.perf_counter() - start, how)
 
 
 def _bisect_from(delta_of: Callable[[float], float], delta: float, lo: float, hi: float) -> float:
@@ -397,7 +477,86 @@ def _upper_bound(
     start = time.perf_counter()
     up = Upper(None, None)
     top = pure_epsilon_bound(L, lie)
+    if lower <= 0:
+        _upper_from_zero(L, n, lie, delta, max_seconds, progress, workers, up, start)
+    else:
+        _upper_by_ratios(L, n, lie, delta, lower, max_seconds, progress, workers, up, start)
+    if up.epsilon is None:
+        up.epsilon, up.ratio = top, top / lower if lower > 0 else None
+        up.how = (
+            "the local epsilon L log(p/q) (shuffling is a post-processing of the local reports)"
+        )
+    else:
+        boxes = sum(c.boxes for c in up.certificates.values())
+        settled = sum(len(c.settled) for c in up.certificates.values())
+        tools: dict[str, int] = {}
+        for c in up.certificates.values():
+            for s in c.settled:
+                k = s.tool.split(" of class")[0]
+                tools[k] = tools.get(k, 0) + 1
+        up.how = (
+            "for every Hamming distance h = 1..L, every composition of the other n - 1 users over"
+            " the classes (|x_B|, |x_N|) lies in one of "
+            f"{settled} boxes ({boxes} examined), each settled at this epsilon by a certified"
+            " bound on delta (the clone lemma with orbit or N-clone cells) or the mirror image"
+            " of compositions so settled (every background XORed with the changed user's"
+            " flip: the same delta); tools "
+            + ", ".join(f"{k}: {v}" for k, v in sorted(tools.items()))
+            + "; so delta(epsilon) <= delta for every neighbouring pair"
+        )
+    up.seconds = time.perf_counter() - start
+    return up
 
+
+#: With a lower bound of 0 (delta(0) <= delta at every candidate) there is no ratio to
+#: aim at: epsilon = 0 is tried, then these fractions of the local epsilon.
+FROM_ZERO = (0.0, 1 / 64, 1 / 16, 1 / 4)
+
+
+def _upper_from_zero(
+    L: int,
+    n: int,
+    lie: LieProbability,
+    delta: float,
+    max_seconds: float,
+    progress: Callable[[str], None] | None,
+    workers: CoverWorkers | None,
+    up: Upper,
+    start: float,
+) -> None:
+    """The upper-bound search when the lower bound is 0: :data:`FROM_ZERO` in turn, each
+    but the last with ATTEMPT_SHARE of the time left, until one settles."""
+    top = pure_epsilon_bound(L, lie)
+    for i, frac in enumerate(FROM_ZERO):
+        eps = frac * top
+        left = max_seconds - (time.perf_counter() - start)
+        if left <= 1.0:
+            up.tried.append((eps, "time budget", time.perf_counter() - start))
+            return
+        if progress:
+            progress(f"certifying epsilon = {eps:.6g} ({frac:g} x the local epsilon)")
+        share = 1.0 if i == len(FROM_ZERO) - 1 else ATTEMPT_SHARE
+        ok, certs, why = certify_at(L, n, lie, delta, eps, max(1.0, share * left), workers)
+        up.tried.append((eps, why, time.perf_counter() - start))
+        if ok:
+            up.epsilon, up.ratio, up.certificates = eps, None, certs
+            return
+
+
+def _upper_by_ratios(
+    L: int,
+    n: int,
+    lie: LieProbability,
+    delta: float,
+    lower: float,
+    max_seconds: float,
+    progress: Callable[[str], None] | None,
+    workers: CoverWorkers | None,
+    up: Upper,
+    start: float,
+) -> None:
+    """The upper-bound search at ratios to a positive lower bound (:func:`upper_bound`)."""
+    top = pure_epsilon_bound(L, lie)
     last = [0.0]
     timed_out = [False]
 
@@ -434,51 +593,60 @@ def _upper_bound(
             final = i == len(LOOSER) - 1 or lower * LOOSER[i + 1] >= top
             if attempt(r, share=1.0 if final else ATTEMPT_SHARE) or lower * r >= top:
                 break
-        if up.epsilon is not None:
+        if up.epsilon is not None and up.ratio is not None:
             for r in sorted((r for r in skipped if r < up.ratio), reverse=True):
                 if not attempt(r, optional=True):
                     break
-    if up.epsilon is None:
-        up.epsilon, up.ratio = top, top / lower if lower > 0 else None
-        up.how = (
-            "the local epsilon L log(p/q) (shuffling is a post-processing of the local reports)"
-        )
-    else:
-        boxes = sum(c.boxes for c in up.certificates.values())
-        settled = sum(len(c.settled) for c in up.certificates.values())
-        tools: dict[str, int] = {}
-        for c in up.certificates.values():
-            for s in c.settled:
-                k = s.tool.split(" of class")[0]
-                tools[k] = tools.get(k, 0) + 1
-        up.how = (
-            "for every Hamming distance h = 1..L, every composition of the other n - 1 users over"
-            " the classes (|x_B|, |x_N|) lies in one of "
-            f"{settled} boxes ({boxes} examined), each settled at this epsilon by a certified"
-            " bound on delta (the clone lemma with orbit or N-clone cells) or the mirror image"
-            " of compositions so settled (every background XORed with the changed user's"
-            " flip: the same delta); tools "
-            + ", ".join(f"{k}: {v}" for k, v in sorted(tools.items()))
-            + "; so delta(epsilon) <= delta for every neighbouring pair"
-        )
-    up.seconds = time.perf_counter() - start
-    return up
 
 
-def probabilistic_at(pair: Pair, lie: LieProbability, delta: float) -> float | None:
-    """The §3.1 probabilistic epsilon at the pair (floats), where the cells allow (<= 4)."""
+#: Time for the §3.1 epsilon at the attained pair (one FFT of the pair's laws): this share
+#: of the budget, at least LOWER_MIN_SECONDS.
+PROBABILISTIC_SHARE = 0.05
+
+
+def probabilistic_at(
+    pair: Pair, lie: LieProbability, delta: float, max_seconds: float = math.inf
+) -> float | None:
+    """The §3.1 probabilistic epsilon at the pair (floats), where the cells allow (<= 4);
+    None there and when the pair's laws exceed the memory limit or ``max_seconds``
+    (:func:`probabilistic_why` says which)."""
+    return _probabilistic(pair, lie, delta, max_seconds)[0]
+
+
+def probabilistic_why(
+    pair: Pair, lie: LieProbability, delta: float, max_seconds: float = math.inf
+) -> tuple[float | None, str]:
+    """(:func:`probabilistic_at`, why it is None: "" when it is not)."""
+    return _probabilistic(pair, lie, delta, max_seconds)
+
+
+def _probabilistic(
+    pair: Pair, lie: LieProbability, delta: float, max_seconds: float
+) -> tuple[float | None, str]:
     cells = orbit_system(pair.L, pair.h, lie)
     if cells.size > 4 or pair.L != pair.h:
-        return None
+        return None, "computed only at a flip-every-bit pair (h = L) of at most 4 cells"
     from dpcheck.enumeration.krand_profile_general import LossCurve  # noqa: PLC0415
 
     parts = []
     for v, c in zip(pair.vectors, pair.counts, strict=False):
         u = v.count("1")
         parts.append((c, km.natural_law(cells.clone_law((u, 0)))))
-    pa = km.pair_arrays(cells, tuple((c, law) for c, law in parts if c > 0))
+    try:
+        with deadline(max_seconds):
+            pa = km.pair_arrays(cells, tuple((c, law) for c, law in parts if c > 0))
+    except (TooLarge, MemoryError) as exc:
+        return None, f"the attained pair's laws exceed the memory limit ({exc})"
+    except OutOfTime:
+        return None, f"the attained pair's laws took more than their {max_seconds:.3g} s"
     a, b = LossCurve.both(pa.P0, pa.P1)
-    return max(a.eps_prob(delta), b.eps_prob(delta))
+    return max(a.eps_prob(delta), b.eps_prob(delta)), ""
+
+
+def lower_seconds(budget: float) -> float:
+    """The lower bound's time for an upper-bound budget (LOWER_SHARE, at least
+    LOWER_MIN_SECONDS)."""
+    return max(LOWER_MIN_SECONDS, LOWER_SHARE * budget)
 
 
 def bounds(
@@ -489,11 +657,11 @@ def bounds(
     max_seconds: float = 600.0,
     progress: Callable[[str], None] | None = None,
 ) -> tuple[Lower, Upper]:
-    """Both bounds (module doc); ``max_seconds`` is the upper bound's budget (the lower
-    bound's candidate list is fixed)."""
+    """Both bounds (module doc); ``max_seconds`` is the upper bound's budget, the lower
+    bound has :func:`lower_seconds` of it on top."""
     if progress:
         progress("lower bound: pure and near-pure backgrounds")
-    lo = lower_bound(L, n, lie, delta)
+    lo = lower_bound(L, n, lie, delta, max_seconds=lower_seconds(max_seconds))
     up = upper_bound(L, n, lie, delta, lo.epsilon, max_seconds=max_seconds, progress=progress)
     return lo, up
 
@@ -543,8 +711,9 @@ def as_json(lo: Lower, up: Upper) -> dict:  # type: ignore[type-arg]
 
 #: L handled by the certified bounds (single-law cells <= 5; multi-law cells <= 4).
 MAX_L = 4
-#: Largest n per L for the certified bounds (time and memory of the evaluators).
-MAX_N = {2: 100_000, 3: 20_000, 4: 5_000}
+#: Largest n per L for the certified bounds (time and memory of the evaluators): the
+#: ceilings ``krand profile --n (L = 2)`` etc. of :mod:`dpcheck.inputs.limits`.
+MAX_N = {L: ceiling("krand profile", f"--n (L = {L})").maximum for L in (2, 3, 4)}
 
 
 def summary_bounds(
@@ -578,7 +747,11 @@ def summary_bounds(
         "note": "upper bounds for every eps0-LDP randomizer shuffled among n users"
         " (shuffle_generic); K-randomization is one, so each is also an upper bound here",
     }
-    prob = probabilistic_at(lo.pair, lie, delta)
+    if progress:
+        progress("§3.1 epsilon at the attained pair")
+    prob, why = probabilistic_why(
+        lo.pair, lie, delta, max(LOWER_MIN_SECONDS, PROBABILISTIC_SHARE * budget)
+    )
     out["probabilistic"] = {
         "epsilon": prob,
         "kind": "lower bound" if prob is not None else "not computed",
@@ -586,7 +759,7 @@ def summary_bounds(
         " bound: the probabilistic epsilon is not monotone under post-processing, so the clone"
         " lemma does not bound it"
         if prob is not None
-        else "the attained pair's cells exceed the multi-law evaluator (4 cells)",
+        else why,
         "worst pair": lo.pair.describe(),
     }
     return out

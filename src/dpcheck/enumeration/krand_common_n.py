@@ -46,9 +46,19 @@ from dpcheck.enumeration import krand_multi as km
 from dpcheck.enumeration.krand_cells import PREC, Cells, _up
 from dpcheck.enumeration.krand_single import CloneLaw, linear_positive_part
 from dpcheck.enumeration.krand_tables import U, binom_table, gamma
+from dpcheck.enumeration.krand_work import check_time
 
 #: Windows of the N-bit splits hold all but 2 exp(-LAM) of each binomial.
 LAM = 32.0
+#: Peak bytes per cell of the grid of T (the background's box plus one in every
+#: direction): the per-T coefficients and ranges of one order at a time (measured with
+#: tracemalloc with the background's configurations and FFT: about 308 at L = 4, h = 3
+#: when the shifted copies of Q, the grid of indices and the windows were held as whole
+#: arrays, 180 since they are not).
+CELL_BYTES = 180
+#: Seconds per cell of the grid of T for both orders' coefficients and ranges (measured:
+#: about 1e-6 at L = 4, h = 3; taken low, see :func:`krand_work.check_time`).
+CELL_SECONDS = 3e-7
 
 
 def _mid_err(balls: Sequence[flint.arb]) -> tuple[np.ndarray, float]:
@@ -80,7 +90,7 @@ def delta_common_n(
         raise ValueError("the common-N evaluator needs L - h = 1")
     K = bcells.size
     parts = tuple((int(c), law) for c, law in parts if c > 0)
-    g, box_tail = km.background_grid(bcells, parts)
+    g, box_tail = km.background_grid(bcells, parts, CELL_BYTES)
     Q = g.arr
     off = g.offset
     Mbg = sum(c for c, _ in parts)
@@ -98,16 +108,15 @@ def delta_common_n(
     E = math.exp(eps)
     # Q(T - e_k) on the grid of T: T = T' + e_k, T' on Q's box; T over cells 0..K-2
     shape_T = tuple(s + 1 for s in Q.shape)
-    Qk = []
-    for k in range(K):
-        a = np.zeros(shape_T)
-        sl = [slice(0, s) for s in Q.shape]
-        if k < K - 1:
-            sl[k] = slice(1, Q.shape[k] + 1)
-        a[tuple(sl)] = Q
-        Qk.append(a)
-    idx = np.indices(shape_T)
-    Tfree = [idx[i] + off[i] for i in range(K - 1)]
+    check_time(math.prod(shape_T) * CELL_SECONDS)
+    Qk = _Shifted(Q, shape_T)
+    # the free counts as broadcastable ranges (each T_i varies along its own axis only)
+    Tfree = [
+        (np.arange(shape_T[i], dtype=np.int64) + off[i]).reshape(
+            tuple(-1 if j == i else 1 for j in range(K - 1))
+        )
+        for i in range(K - 1)
+    ]
     Tlast = R0 - sum(Tfree)
     Ts = [*Tfree, Tlast]
     valid = Tlast >= 0
@@ -133,6 +142,26 @@ def delta_common_n(
     return min(1.0, math.nextafter(x, math.inf))
 
 
+class _Shifted:
+    """Q(T - e_k) on the grid of T, for k = 0..K-1 (``[k]``: Q shifted by one along axis k,
+    none for the implied cell K - 1, zero elsewhere): built when asked for, one at a
+    time, rather than K arrays of the grid held at once (issue 40: memory)."""
+
+    def __init__(self, Q: np.ndarray, shape_T: tuple[int, ...]) -> None:
+        self.Q, self.shape_T = Q, shape_T
+
+    def __len__(self) -> int:
+        return len(self.shape_T) + 1
+
+    def __getitem__(self, k: int) -> np.ndarray:
+        a = np.zeros(self.shape_T)
+        sl = [slice(0, s) for s in self.Q.shape]
+        if k < len(self.shape_T):
+            sl[k] = slice(1, self.Q.shape[k] + 1)
+        a[tuple(sl)] = self.Q
+        return a
+
+
 def _table(T: int, t: float) -> tuple[int, np.ndarray, float, float]:
     tab = binom_table(T, t, LAM)
     return tab.lo, tab.f, tab.eta, tab.tail
@@ -140,7 +169,7 @@ def _table(T: int, t: float) -> tuple[int, np.ndarray, float, float]:
 
 def _one_direction(
     d: np.ndarray,
-    Qk: Sequence[np.ndarray],
+    Qk: Sequence[np.ndarray] | _Shifted,
     Ts: Sequence[np.ndarray],
     valid: np.ndarray,
     t0: float,
@@ -154,7 +183,7 @@ def _one_direction(
     exactly, those of largest Chernoff slack first; with a ``goal`` the rest are left to
     Chernoff as soon as value + error is below it, or the exact means show it cannot be."""
     K = len(d)
-    C = np.zeros(Ts[0].shape)
+    C = np.zeros(valid.shape)  # Ts may be broadcastable ranges: valid has the grid's shape
     W = []
     for k in range(K):
         coef = d[k] * Qk[k]
@@ -166,14 +195,12 @@ def _one_direction(
     hi_sum = np.zeros(C.shape)
     full_hi = np.zeros(C.shape)  # over every h_k in 0..T_k
     full_lo = np.zeros(C.shape)
-    wins = []
     for k in range(K):
         Tk = np.where(valid, Ts[k], 0)
         mu = Tk * t0
         r = np.sqrt(2 * LAM * Tk * t0 * (1 - t0)) + LAM / 3 * 2 + 2
         hlo = np.clip(np.floor(mu - r) - 1, 0, Tk)
         hhi = np.clip(np.ceil(mu + r) + 1, 0, Tk)
-        wins.append((hlo, hhi))
         lo_sum += np.minimum(W[k] * hlo, W[k] * hhi)
         hi_sum += np.maximum(W[k] * hlo, W[k] * hhi)
         full_hi += np.maximum(W[k] * Tk, 0.0)
@@ -199,7 +226,7 @@ def _one_direction(
     sel = np.nonzero(mixed)
     Cm = C[sel]
     Wm = [W[k][sel] for k in range(K)]
-    Tm = [Ts[k][sel].astype(float) for k in range(K)]
+    Tm = [np.broadcast_to(Ts[k], valid.shape)[sel].astype(float) for k in range(K)]
     mean_m = mean[sel]
     bnd, slack, use_mean = chernoff_settle(Cm, Wm, Tm, mean_m, t0)
     # rounding of the float mean a by-mean Chernoff bound carries, per point
@@ -217,6 +244,8 @@ def _one_direction(
     scale = 1 + gamma(int(valid.sum()) + 4)
     eta = 0.0
     for i, j in enumerate(pending):
+        if i % 16 == 0:
+            check_time()
         if goal is not None and i % 16 == 0:
             up = (total + rest_bnd[i]) * (scale + eta * K) + (err + rest_err[i]) * (1 + 1e-6)
             if up <= goal or floor > goal:

@@ -59,6 +59,7 @@ from dpcheck.enumeration import krand_single as ks
 from dpcheck.enumeration.krand_cells import Cells, clone_probability, nclone_system, orbit_system
 from dpcheck.enumeration.krand_l1_exact import LieProbability
 from dpcheck.enumeration.krand_tables import U, binom_table
+from dpcheck.enumeration.krand_work import OutOfTime, TooLarge, deadline
 
 #: Levels (cumulative probabilities) at which the clone count's law is cut into blocks.
 LEVELS = (1e-10, 1e-7, 1e-5, 1e-4, 1e-3, 0.01, 0.05, 0.15, 0.3, 0.5, 0.7)
@@ -104,24 +105,31 @@ def _sphere_n(orbit: Cells, v: int) -> list:  # type: ignore[type-arg]
 
 
 def bernoulli_sum_pmf(groups: Sequence[tuple[int, float]]) -> np.ndarray:
-    """pmf of sum_i Bin(m_i, theta_i) (floats; used only to cut blocks, whose probabilities
-    are then bounded by :func:`chain_bound`'s rigorous tail terms)."""
+    """pmf of sum_i Bin(m_i, theta_i) on 0..sum m_i (floats; used only to cut blocks, whose
+    probabilities are then bounded by :func:`chain_bound`'s rigorous tail terms).
+
+    Each binomial enters as its table's window (the entries outside it are exact zeros),
+    so a convolution costs the product of the windows' widths, not of the counts: with
+    three classes of 3 * 10^4 users (n = 10^5) it took 17 s, uninterruptible, at every box
+    (issue 40).  The sums of nonnegative products are those of the zero-padded arrays but
+    for the zeros, so within the same relative rounding."""
     pmf = np.ones(1)
+    start = total = 0
     for m, t in groups:
         if m == 0:
             continue
+        total += m
         if t >= 1.0:
-            part = np.zeros(m + 1)
-            part[m] = 1.0
-        elif t <= 0.0:
-            part = np.zeros(m + 1)
-            part[0] = 1.0
-        else:
-            tab = binom_table(m, t)
-            part = np.zeros(m + 1)
-            part[tab.lo : tab.hi + 1] = tab.f
-        pmf = np.convolve(pmf, part)
-    return pmf
+            start += m
+            continue
+        if t <= 0.0:
+            continue
+        tab = binom_table(m, t)
+        pmf = np.convolve(pmf, tab.f)
+        start += tab.lo
+    out = np.zeros(total + 1)
+    out[start : start + len(pmf)] = pmf
+    return out
 
 
 def chain_corners(cdfs: Sequence[np.ndarray], levels: Sequence[float]) -> list[tuple[int, ...]]:
@@ -299,6 +307,7 @@ class Cover:
         self._cn_known: dict[int, list[tuple[tuple[int, ...], float]]] = {}
         # bounds computed so far per family (tool, laws), by the vector of the parts' counts
         self._known: dict[tuple, MonotoneND] = {}  # type: ignore[type-arg]
+        self._current: tuple[int, ...] | None = None  # the box :meth:`run` works on
 
     # ------------------------------------------------------------------ laws
     def _single_law(self, cells: Cells, c: tuple[int, int]) -> ks.Law:
@@ -702,10 +711,16 @@ class Cover:
                 yield f"own laws {cells.kind}", lambda cells=cells: self._own(cells, lo, hi)
 
     def box_bound(self, lo: Sequence[int], hi: Sequence[int]) -> tuple[float, str]:
-        """The least bound any tool gives for the box (stops at the first below delta)."""
+        """The least bound any tool gives for the box (stops at the first below delta); a
+        tool whose evaluation would exceed the memory limit (:class:`krand_work.TooLarge`)
+        gives the trivial bound 1, as does one that meets a MemoryError (the machine had
+        less memory than the limit assumes)."""
         best, tool = 1.0, "none"
         for name, bound in self._tools(lo, hi):
-            b = bound()
+            try:
+                b = bound()
+            except (TooLarge, MemoryError):
+                continue
             if b < best:
                 best, tool = b, name
             if best <= self.delta:
@@ -732,11 +747,33 @@ class Cover:
     ) -> CoverResult:
         """Settle every composition, or stop at the first one no tool settles, beyond
         ``max_boxes`` or ``max_seconds``, or once ``stop()`` is true (checked between
-        boxes; the result then says ``stopped``)."""
-        K = len(self.classes)
-        S = self.n - 1
+        boxes; the result then says ``stopped``).  ``max_seconds`` is also the deadline of
+        the evaluations (:func:`krand_work.deadline`): one that runs past it is abandoned
+        and the result says ``out_of_budget``, as between boxes."""
         start = time.perf_counter()
         res = CoverResult(False)
+        with deadline(max_seconds):
+            try:
+                self._run(res, start, max_boxes, max_seconds, stop)
+            except OutOfTime:  # in an evaluation: the box being worked on is not settled
+                res.out_of_budget = True
+                res.failed = self._current
+        res.evaluations = self.evaluations
+        res.seconds = time.perf_counter() - start
+        return res
+
+    def _run(
+        self,
+        res: CoverResult,
+        start: float,
+        max_boxes: int,
+        max_seconds: float,
+        stop: Callable[[], bool] | None,
+    ) -> None:
+        """The search of :meth:`run`, filling ``res``; the box being worked on is
+        ``self._current``."""
+        K = len(self.classes)
+        S = self.n - 1
         root = (tuple([0] * K), tuple([S] * K))
         heap = [(self._priority(root[0]), 0, root)]
         tick = 1
@@ -746,6 +783,7 @@ class Cover:
                 break
             _, _, (lo, hi) = heapq.heappop(heap)
             res.boxes += 1
+            self._current = lo
             if res.boxes > max_boxes or time.perf_counter() - start > max_seconds:
                 res.out_of_budget = True
                 res.failed = lo
@@ -770,9 +808,6 @@ class Cover:
                     tick += 1
         else:
             res.ok = True
-        res.evaluations = self.evaluations
-        res.seconds = time.perf_counter() - start
-        return res
 
 
 #: The "tool" of the boxes settled by :func:`mirror` symmetry.

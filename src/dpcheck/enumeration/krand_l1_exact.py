@@ -596,13 +596,14 @@ def arb_quantile_loss(law: ArbLaw, delta: float) -> tuple[float, float, bool]:
     hi from the largest t that may be above (the loss is nondecreasing in t).
     """
     d = flint.arb(delta)
-    sure = maybe = None
+    sure = maybe = first = None
     for u, T, _ in _tails(law):
+        first = u if first is None else first
         if (T > d) is True:
             sure = u
         if (T <= d) is not True:
             maybe = u
-    assert sure is not None and maybe is not None, "arb window misses the quantile"
+    assert first is not None, "arb window is empty"
 
     def loss(u: int) -> flint.arb:  # at t = u + 1: b(t - 1) = b(u), b(t) = b(u + 1)
         k = u - law.lo
@@ -610,6 +611,14 @@ def arb_quantile_loss(law: ArbLaw, delta: float) -> tuple[float, float, bool]:
         y = _ball_plus(law.b[k + 1] if k + 1 < len(law.b) else flint.arb(0), law.err)
         return ((law.p * x + law.q * y) / (law.q * x + law.p * y)).log()
 
+    if sure is None:
+        # no t in the window is certainly above delta (delta near 1 at small n: issue 40's
+        # hostile inputs): t_m is at most the window's last possible one, or lies below the
+        # window, where the loss (nondecreasing in t) is at most its value at the first
+        # point; the loss is clamped at 0 from below, the trivial lower end
+        hi = loss(maybe if maybe is not None else first)
+        return 0.0, max(0.0, _up(hi)), False
+    assert maybe is not None
     lo, hi = loss(sure), loss(maybe)
     return max(0.0, _down(lo)), max(0.0, _up(hi)), sure == maybe
 

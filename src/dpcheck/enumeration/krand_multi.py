@@ -46,6 +46,7 @@ from dpcheck.enumeration.krand_cells import PREC, Cells, _up
 from dpcheck.enumeration.krand_l1_exact import bernstein_t
 from dpcheck.enumeration.krand_single import CloneLaw, _groups
 from dpcheck.enumeration.krand_tables import U, binom_table, gamma
+from dpcheck.enumeration.krand_work import check_bytes, check_time
 
 #: Factor applied to the FFT error bound of Higham's theorem.
 FFT_SAFETY = 10.0
@@ -80,21 +81,44 @@ class Configs:
     excluded: float
 
 
-def multinomial_configs(count: int, law: CloneLaw, K: int) -> Configs:
+#: Peak bytes per configuration while :func:`multinomial_configs` builds them (counts,
+#: weights and the stage's lists; measured with tracemalloc: about 97); once built they
+#: hold 8 K bytes each.
+CONFIG_BYTES = 100
+#: Peak bytes per cell of an FFT box in :func:`pair_arrays` besides the configurations
+#: (folded parts, spectra, the background and the pair of laws; measured: about 40).
+BOX_BYTES = 48
+#: Seconds per configuration built and per box cell convolved (measured: about 4e-8 and
+#: 2.7e-7; taken low, see :func:`krand_work.check_time`).
+CONFIG_SECONDS = 2e-8
+CELL_SECONDS = 1e-7
+
+
+def multinomial_configs(count: int, law: CloneLaw, K: int, held: float = 0.0) -> Configs:
     """Mult(count, law)'s configurations from nested binomial tables in the law's own
-    order (the last cell of that order implied)."""
+    order (the last cell of that order implied).  Each stage's configurations are counted
+    before they are built: :class:`krand_work.TooLarge` when they (at
+    :data:`CONFIG_BYTES` each) and the ``held`` bytes would exceed
+    :data:`krand_work.EVAL_BYTES`."""
     order, sticks = law.order, law.sticks
     counts = np.zeros((1, K), dtype=np.int64)
     w = np.ones(1)
     rem = np.array([count], dtype=np.int64)
     eta = excluded = 0.0
     for c, t in zip(order[:-1], sticks, strict=False):
+        check_time()
         new_c, new_w, new_r = [], [], []
         st_eta = st_tail = 0.0
         order_, groups = _groups(rem)
+        tabs = [binom_table(R, float(t), LAM_BOX) for R, _ in groups]
+        size = sum(
+            (sl.stop - sl.start) * (tab.hi - tab.lo + 1)
+            for (_, sl), tab in zip(groups, tabs, strict=True)
+        )
+        check_bytes(held + size * CONFIG_BYTES, f"Mult({count}) over {K} cells")
+        check_time(size * CONFIG_SECONDS)
         counts, w = counts[order_], w[order_]
-        for R, sl in groups:
-            tab = binom_table(R, float(t), LAM_BOX)
+        for (R, sl), tab in zip(groups, tabs, strict=True):
             st_eta, st_tail = max(st_eta, tab.eta), max(st_tail, tab.tail)
             k = np.arange(tab.lo, tab.hi + 1)
             keep = tab.f > 0
@@ -138,6 +162,7 @@ def cyclic_sum(parts: Sequence[Configs], offset: np.ndarray, shape: tuple[int, .
     eta_n = FFT_SAFETY * 10 * U * math.log2(max(n, 2))
     norms2, norms1 = [], []
     for i, cf in enumerate(parts):
+        check_time()
         # the first part carries the box's origin, so index j of the sum is origin + j
         f = sfft.rfftn(folded(cf, shape, offset if i == 0 else None), shape, workers=WORKERS)
         spectra = f if spectra is None else spectra * f
@@ -269,16 +294,29 @@ class PairArrays:
         return max(0.0, math.nextafter(x, -math.inf))
 
 
-def background_grid(cells: Cells, parts: Sequence[tuple[int, CloneLaw]]) -> tuple[Grid, float]:
+def background_grid(
+    cells: Cells, parts: Sequence[tuple[int, CloneLaw]], cell_bytes: float = BOX_BYTES
+) -> tuple[Grid, float]:
     """(the law of the clones' cell histogram over cells 0..K-2, cell K-1 implied; the mass
-    left outside its box, which is also aliased into it)."""
+    left outside its box, which is also aliased into it).
+
+    Memory: the box at ``cell_bytes`` per cell (what the caller builds on it) with the
+    parts' configurations (:func:`multinomial_configs`) must fit in
+    :data:`krand_work.EVAL_BYTES`, checked before either is allocated
+    (:class:`krand_work.TooLarge`)."""
     K = cells.size
     if not parts:
         return Grid(np.ones((1,) * (K - 1)), np.zeros(K - 1, dtype=np.int64), 0.0, 0.0, 0.0), 0.0
     offset, shape, box_tail = _box(cells, parts, LAM_BOX)
-    return cyclic_sum(
-        [multinomial_configs(count, law, K) for count, law in parts], offset, shape
-    ), box_tail
+    cells_in_box = float(np.prod([s + 1 for s in shape], dtype=float))
+    held = cells_in_box * cell_bytes
+    check_bytes(held, f"an FFT box of {' x '.join(str(s) for s in shape)} cells")
+    check_time(cells_in_box * CELL_SECONDS)
+    configs = []
+    for count, law in parts:
+        configs.append(multinomial_configs(count, law, K, held))
+        held += configs[-1].sub.nbytes + configs[-1].w.nbytes
+    return cyclic_sum(configs, offset, shape), box_tail
 
 
 @functools.lru_cache(maxsize=2)

@@ -67,7 +67,7 @@ from dpcheck.enumeration import krand_l1_exact as kx
 from dpcheck.enumeration.krand import as_q
 from dpcheck.errors import InputError
 from dpcheck.inputs.limits import ceiling
-from dpcheck.numeric.params import parse_count, parse_number, parse_real
+from dpcheck.numeric.params import parse_count, parse_number, parse_real, shown
 
 #: Float pass over every background while n * (window width) stays below this (~7 s
 #: here: n = 1e5 at eps0 = 0.1; the width grows like sqrt(n pq)); above, a grid search
@@ -101,6 +101,27 @@ def lie_from(q: object = None, eps0: object = None) -> kx.LieProbability:
     if q is not None:
         return kx.LieProbability(as_q(q))
     return kx.LieProbability(parse_number("eps0", eps0), from_eps0=True)
+
+
+def check_local_epsilon(L: int, qf: float, q: object, eps0: object) -> None:
+    """For L >= 2 (floats throughout): q must differ from 1/2 in floating point, and the
+    local epsilon L ln(p/q) stay within the ceiling ``krand profile L x eps0`` (e^epsilon
+    finite), else a one-line refusal naming the limit (issue 40's hostile inputs: the
+    evaluators overflowed or divided by zero)."""
+    given = f"eps0 = {shown(eps0)}" if eps0 is not None else f"q = {shown(q)}"
+    if not qf < 0.5:
+        what = "q = 1/(1 + e^eps0)" if eps0 is not None else "q"
+        raise InputError(
+            f"{given}: {what} rounds to 1/2 in floating point, where L >= 2 is computed"
+            " (eps0 = ln(p/q) must be at least about 1e-15)"
+        )
+    top = ceiling("krand profile", "L x eps0")
+    local = L * math.log((1 - qf) / qf)
+    if local > top.maximum:
+        raise InputError(
+            f"{given}, L = {L}: the local epsilon L ln(p/q) = {local:.6g} is above"
+            f" {top.describe()}"
+        )
 
 
 def check_delta(delta: object) -> float:
@@ -481,6 +502,8 @@ def summary(
     L = parse_count("L", L, 1, MAX_L, ceiling("krand profile", "--L").describe())
     qf = q_from(q, eps0)
     d = check_delta(delta)
+    if L >= 2:
+        check_local_epsilon(L, qf, q, eps0)
     e0 = math.log((1 - qf) / qf)
     out: dict = {  # type: ignore[type-arg]
         "n": n,
@@ -775,14 +798,25 @@ def _summary_bounds(
 ) -> dict:  # type: ignore[type-arg]
     """L = 2..4 above the exhaustive range: the certified bounds of :mod:`krand_bounds`."""
     from dpcheck.enumeration import krand_bounds as kb
+    from dpcheck.enumeration import krand_profile_general as kg
 
     top = kb.MAX_N[L]
     if n > top:
         raise InputError(
-            f"n = {n} is above the certified-bound limit n <= {top} for L = {L}"
-            " (evaluator time and memory grow with n^(L/2))"
+            f"n = {n} is above the certified-bound limit n <= {top} for L = {L} (the"
+            f" ceiling of {ceiling('krand profile', f'--n (L = {L})').key}: its time and"
+            " memory are in the README)"
         )
     lie = lie_from(q, eps0)
+    e0 = math.log((1 - lie.float) / lie.float)
+    most = ceiling("krand profile", "--eps0 (certified bounds)")
+    if e0 > most.maximum:
+        # the float evaluators need p = 1 - q distinct from 1 (q > 2^-53: eps0 < 36.7),
+        # with room for the laws' products
+        raise InputError(
+            f"eps0 = ln(p/q) = {e0:.6g} is above {most.describe()}; n <="
+            f" {kg.EXHAUSTIVE_N.get(L, 0)} is computed exactly at any eps0"
+        )
     out = kb.summary_bounds(n, L, lie, d, budget, progress)
     ap = {
         "epsilon": out["upper"]["epsilon"],

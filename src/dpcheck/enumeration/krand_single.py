@@ -34,7 +34,6 @@ divided by M + 1, rounded up.
 
 from __future__ import annotations
 
-import functools
 import math
 from collections import OrderedDict
 from collections.abc import Sequence
@@ -45,6 +44,7 @@ import numpy as np
 
 from dpcheck.enumeration.krand_cells import PREC, Cells, _up
 from dpcheck.enumeration.krand_tables import U, binom_table, gamma
+from dpcheck.enumeration.krand_work import TooLarge, byte_cache, check_bytes, check_time
 
 
 # --------------------------------------------------------------------------- clone laws
@@ -190,20 +190,39 @@ def _groups(rem: np.ndarray) -> tuple[np.ndarray, list[tuple[int, slice]]]:
     return order, [(int(v), slice(int(a), int(b))) for v, a, b in runs]
 
 
+#: Peak bytes per configuration while :func:`one_atoms` (or :func:`enumerate_counts`)
+#: builds them (measured with tracemalloc: about 70; once built they hold 20).
+ATOM_BYTES = 72
+#: Seconds per configuration built (measured: about 3.4e-7; taken low, see
+#: :func:`krand_work.check_time`).
+ATOM_SECONDS = 2e-7
+
+
 def enumerate_counts(
     R0: int, cells: Sequence[int], sticks: Sequence[float], g: np.ndarray
 ) -> Atoms:
-    """Counts of ``cells`` in Mult(R0, law), by nested binomial tables (module doc)."""
+    """Counts of ``cells`` in Mult(R0, law), by nested binomial tables (module doc).
+
+    Each stage's configurations are counted before they are built: :class:`TooLarge`
+    above :data:`krand_work.EVAL_BYTES` (at :data:`ATOM_BYTES` each); the deadline is
+    checked at every stage (:func:`krand_work.check_time`)."""
     w, a = np.ones(1), np.zeros(1)
     rem = np.array([R0], dtype=np.int64)
     eta = excluded = 0.0
     for c, t in zip(cells, sticks, strict=False):
+        check_time()
         ws, as_, rs = [], [], []
         stage_eta = stage_tail = 0.0
         order, groups = _groups(rem)
+        tabs = [binom_table(R, float(t)) for R, _ in groups]
+        size = sum(
+            (sl.stop - sl.start) * (tab.hi - tab.lo + 1)
+            for (_, sl), tab in zip(groups, tabs, strict=True)
+        )
+        check_bytes(size * ATOM_BYTES, f"Mult({R0}) over {len(cells) + 2} cells")
+        check_time(size * ATOM_SECONDS)
         w, a = w[order], a[order]
-        for R, sl in groups:
-            tab = binom_table(R, float(t))
+        for (R, sl), tab in zip(groups, tabs, strict=True):
             stage_eta, stage_tail = max(stage_eta, tab.eta), max(stage_tail, tab.tail)
             k = np.arange(tab.lo, tab.hi + 1)
             keep = tab.f > 0
@@ -265,14 +284,102 @@ def linear_positive_part(
     return np.maximum(A * s0 + D * s1, 0.0), np.abs(A) * (s0 + fmax) + abs(D) * (s1 + R * fmax)
 
 
+@dataclass(frozen=True)
+class OneAtoms:
+    """The configurations of the counts of all but the two commonest cells of Mult(R0, law)
+    (mode ``one``), which do not depend on eps: weights ``w`` and the counts ``k`` of each
+    enumerated cell (in the law's order), sorted stably by the remaining count as
+    :func:`positive_part_one` sums them, with the ``runs`` (R, start, stop) of equal
+    remaining count R; ``eta`` and ``excluded`` as in :class:`Atoms`."""
+
+    w: np.ndarray
+    k: tuple[np.ndarray, ...]
+    runs: tuple[tuple[int, int, int], ...]
+    eta: float
+    excluded: float
+
+
+#: Memory the cached :class:`OneAtoms` may hold (least recently used dropped first): the
+#: same experiment is evaluated at many eps (the lower bound's bisection, both orders of
+#: delta, the covers' attempts), and enumerating and sorting its configurations was most
+#: of an evaluation's time.
+ONE_CACHE_BYTES = 2**29
+
+
+def _one_bytes(atoms: OneAtoms) -> int:
+    return int(atoms.w.nbytes + sum(x.nbytes for x in atoms.k))
+
+
+@byte_cache(lambda: ONE_CACHE_BYTES, _one_bytes)
+def one_atoms(R0: int, law: CloneLaw) -> OneAtoms:
+    """:class:`OneAtoms` of Mult(R0, law), built as :func:`enumerate_counts` builds its atoms
+    (the same tables, order and weights; counts kept instead of the values, which depend on
+    eps), cached within :data:`ONE_CACHE_BYTES`.  :class:`TooLarge` above the memory limit
+    (:data:`ATOM_BYTES` per configuration), the deadline checked at every stage."""
+    K = law.size
+    cells, sticks = law.order[: K - 2], law.sticks[: K - 2]
+    w = np.ones(1)
+    cols: list[np.ndarray] = []
+    rem = np.array([R0], dtype=np.int64)
+    eta = excluded = 0.0
+    for t in sticks:
+        check_time()
+        stage_eta = stage_tail = 0.0
+        order, groups = _groups(rem)
+        tabs = [binom_table(R, float(t)) for R, _ in groups]
+        size = sum(
+            (sl.stop - sl.start) * (tab.hi - tab.lo + 1)
+            for (_, sl), tab in zip(groups, tabs, strict=True)
+        )
+        check_bytes(size * ATOM_BYTES, f"Mult({R0}) over {K} cells")
+        check_time(size * ATOM_SECONDS)
+        w, cols = w[order], [x[order] for x in cols]
+        ws: list[np.ndarray] = []
+        rs: list[np.ndarray] = []
+        olds: list[list[np.ndarray]] = [[] for _ in cols]
+        new: list[np.ndarray] = []
+        for (R, sl), tab in zip(groups, tabs, strict=True):
+            stage_eta, stage_tail = max(stage_eta, tab.eta), max(stage_tail, tab.tail)
+            k = np.arange(tab.lo, tab.hi + 1)
+            keep = tab.f > 0
+            k, f = k[keep], tab.f[keep]
+            n_sl = sl.stop - sl.start
+            ws.append(np.outer(w[sl], f).ravel())
+            for j, x in enumerate(cols):
+                olds[j].append(np.repeat(x[sl], len(k)))
+            new.append(np.tile(k.astype(np.int32), n_sl))
+            rs.append(np.broadcast_to(R - k[None, :], (n_sl, len(k))).ravel())
+        w, rem = np.concatenate(ws), np.concatenate(rs).astype(np.int64)
+        del ws, rs
+        cols = [np.concatenate(olds.pop(0)) for _ in range(len(olds))] + [np.concatenate(new)]
+        del new
+        eta += stage_eta + 2 * U
+        excluded += stage_tail
+    order, groups = _groups(rem)
+    del rem
+    w = w[order]
+    for j in range(len(cols)):
+        cols[j] = cols[j][order]
+    for x in (w, *cols):
+        x.setflags(write=False)
+    runs = tuple((R, sl.start, sl.stop) for R, sl in groups)
+    assert len(cols) == len(cells)
+    return OneAtoms(w, tuple(cols), runs, eta, excluded)
+
+
 def positive_part_one(law: CloneLaw, M: int, g: np.ndarray, margin: float) -> Bound:
-    """Bound on E[(sum_c g_c N_c)_+], N ~ Mult(M + 1, law), when T <= T~ + (M + 1) margin."""
+    """Bound on E[(sum_c g_c N_c)_+], N ~ Mult(M + 1, law), when T <= T~ + (M + 1) margin.
+
+    The configurations come from :func:`one_atoms` (cached across eps and both orders);
+    each one's partial value sum_c g_c N_c is accumulated cell by cell in the law's order,
+    as :func:`enumerate_counts` does, so the sums are those of the enumeration."""
     K, R0 = law.size, M + 1
     shift = R0 * margin
     gpos = max(0.0, float(np.max(g)))
     if K == 1:
         return Bound(max(0.0, float(g[law.order[0]]) * R0), 4 * U, shift)
-    atoms = enumerate_counts(R0, law.order[: K - 2], law.sticks[: K - 2], g)
+    atoms = one_atoms(R0, law)
+    gk = [g[c] for c in law.order[: K - 2]]
     ca, cb = law.order[K - 2], law.order[K - 1]
     t = law.sticks[K - 2]  # P(cell ca | {ca, cb}); j counts cell ca
     D = float(g[ca]) - float(g[cb])
@@ -280,11 +387,15 @@ def positive_part_one(law: CloneLaw, M: int, g: np.ndarray, margin: float) -> Bo
     tail_abs = atoms.excluded * (gpos * R0 + shift)
     eta_tab = 0.0
     n_terms = 0
-    order, groups = _groups(atoms.rem)
-    aw, aa = atoms.w[order], atoms.a[order]
-    for R, sl in groups:
-        w = aw[sl]
-        A = aa[sl] + float(g[cb]) * R
+    if len(atoms.runs) == len(atoms.w) > 1:  # one configuration per remaining count (K = 3)
+        return _one_per_run(atoms, gk, float(g[cb]), D, float(t), tail_abs, shift)
+    for R, a0, b0 in atoms.runs:
+        check_time()
+        w = atoms.w[a0:b0]
+        a = np.zeros(b0 - a0)
+        for gc, col in zip(gk, atoms.k, strict=True):
+            a = a + gc * col[a0:b0]
+        A = a + float(g[cb]) * R
         tab = binom_table(R, float(t))
         eta_tab = max(eta_tab, tab.eta)
         pos, err_w = linear_positive_part(A, D, tab.lo, tab.f, R)
@@ -296,26 +407,156 @@ def positive_part_one(law: CloneLaw, M: int, g: np.ndarray, margin: float) -> Bo
     return Bound(total, rel, err_abs * (1 + 1e-6) + shift, tail_abs)
 
 
+@dataclass(frozen=True)
+class StackedTables:
+    """The tables of the runs of a :class:`OneAtoms` with one configuration per run,
+    stacked into arrays (one row per run, left aligned, padded with zeros), with their
+    suffix and prefix sums of f and j f: everything :func:`_one_per_run` needs that does
+    not depend on eps."""
+
+    lo: np.ndarray
+    n: np.ndarray
+    R: np.ndarray
+    suffix0: np.ndarray
+    suffix1: np.ndarray
+    prefix0: np.ndarray
+    prefix1: np.ndarray
+    total0: np.ndarray
+    total1: np.ndarray
+    fmax: np.ndarray
+    gam: np.ndarray
+    tails: np.ndarray
+    eta: float
+
+
+#: Memory the cached :class:`StackedTables` may hold (least recently used dropped first).
+STACKED_CACHE_BYTES = 2**28
+
+
+def _stacked_bytes(st: StackedTables) -> int:
+    return int(sum(x.nbytes for x in (st.suffix0, st.suffix1, st.prefix0, st.prefix1)))
+
+
+@byte_cache(lambda: STACKED_CACHE_BYTES, _stacked_bytes)
+def stacked_tables(runs: tuple[int, ...], t: float) -> StackedTables:
+    """:class:`StackedTables` of the tables Bin(R, t), R in ``runs`` (cached).  The padding
+    adds exact zeros after the last real entry of a prefix sum and before the first of a
+    suffix sum, so each row's sums are those of :func:`_suffix` and :func:`_prefix` of its
+    table."""
+    tabs = [binom_table(R, t) for R in runs]
+    width = max(len(tab.f) for tab in tabs)
+    check_bytes(len(tabs) * (width + 1) * 8 * 10, "stacked binomial tables")
+    check_time(len(tabs) * width * ATOM_SECONDS / 4)  # four cumulative sums, fast
+    F = np.zeros((len(tabs), width))
+    for i, tab in enumerate(tabs):
+        F[i, : len(tab.f)] = tab.f
+    lo = np.array([tab.lo for tab in tabs], dtype=np.int64)
+    JF = (lo[:, None] + np.arange(width)[None, :]).astype(float) * F
+    suffix0 = np.zeros((len(tabs), width + 1))
+    suffix1 = np.zeros((len(tabs), width + 1))
+    suffix0[:, :-1] = np.cumsum(F[:, ::-1], axis=1)[:, ::-1]
+    suffix1[:, :-1] = np.cumsum(JF[:, ::-1], axis=1)[:, ::-1]
+    prefix0 = np.zeros((len(tabs), width + 1))
+    prefix1 = np.zeros((len(tabs), width + 1))
+    prefix0[:, 1:] = np.cumsum(F, axis=1)
+    prefix1[:, 1:] = np.cumsum(JF, axis=1)
+    del F, JF
+    total0 = np.array([float(tab.f.sum()) for tab in tabs])
+    total1 = np.array(
+        [float((np.arange(tab.lo, tab.lo + len(tab.f), dtype=float) * tab.f).sum()) for tab in tabs]
+    )
+    return StackedTables(
+        lo,
+        np.array([len(tab.f) for tab in tabs], dtype=np.int64),
+        np.array(runs, dtype=np.int64),
+        suffix0,
+        suffix1,
+        prefix0,
+        prefix1,
+        total0,
+        total1,
+        np.array([float(tab.f.max()) for tab in tabs]),
+        np.array([gamma(len(tab.f) + 8) for tab in tabs]),
+        np.array([tab.tail for tab in tabs]),
+        max(tab.eta for tab in tabs),
+    )
+
+
+def _one_per_run(
+    atoms: OneAtoms,
+    gk: Sequence[float],
+    g_last: float,
+    D: float,
+    t: float,
+    tail_abs: float,
+    shift: float,
+) -> Bound:
+    """The loop of :func:`positive_part_one` when every remaining count R holds one
+    configuration (a single enumerated cell: 2466 runs at n = 10^5, each a dozen small
+    array operations, 0.6 s an evaluation): all runs at once on their tables stacked
+    (:func:`stacked_tables`, cached).  Every entry is the one the loop computes (the same
+    operations on the same numbers), and the running sums over the runs are accumulated
+    in the loop's order (cumulative sums from the loop's starting values)."""
+    st = stacked_tables(tuple(R for R, _, _ in atoms.runs), t)
+    lo, n, R = st.lo, st.n, st.R
+    w = np.asarray(atoms.w)
+    a = np.zeros(len(w))
+    for gc, col in zip(gk, atoms.k, strict=True):
+        a = a + gc * col
+    A = a + g_last * R
+    rows = np.arange(len(w))
+    if D > 0:  # A + D j > 0 iff j >= floor(-A/D) + 1 (linear_positive_part)
+        idx = np.clip(np.floor(-A / D) + 1 - lo, 0, n).astype(np.int64)
+        back = (idx > 0) & (A + D * (lo + idx - 1) > 0)
+        idx = idx - back
+        fwd = (idx < n) & (A + D * (lo + np.minimum(idx, n - 1)) <= 0)
+        idx = idx + fwd
+        s0, s1 = st.suffix0[rows, idx], st.suffix1[rows, idx]
+    elif D < 0:
+        idx = np.clip(np.ceil(-A / D) - lo, 0, n).astype(np.int64)
+        fwd = (idx < n) & (A + D * (lo + np.minimum(idx, n - 1)) > 0)
+        idx = idx + fwd
+        back = (idx > 0) & (A + D * (lo + idx - 1) <= 0)
+        idx = idx - back
+        s0, s1 = st.prefix0[rows, idx], st.prefix1[rows, idx]
+    else:
+        s0 = np.where(A > 0, st.total0, 0.0)
+        s1 = np.where(A > 0, st.total1, 0.0)
+    pos = np.maximum(A * s0 + D * s1, 0.0)
+    err_w = np.abs(A) * (s0 + st.fmax) + abs(D) * (s1 + R * st.fmax)
+    total = float(np.cumsum(np.concatenate(([0.0], w * pos)))[-1])
+    err_abs = float(np.cumsum(np.concatenate(([0.0], (w * err_w) * st.gam)))[-1])
+    tail_terms = (w * np.maximum(A + max(D, 0.0) * R, 0.0)) * st.tails
+    tail_abs = float(np.cumsum(np.concatenate(([tail_abs], tail_terms)))[-1])
+    rel = atoms.eta + st.eta + gamma(len(w) + 2) + 4 * U
+    return Bound(total, rel, err_abs * (1 + 1e-6) + shift, tail_abs)
+
+
 #: Most configurations :func:`count_atoms` builds (memory: 8 (K + 2) bytes each); above,
 #: :class:`TooLarge` (the callers skip the candidate or leave the box unsettled).
 MAX_ATOMS = 2_000_000
+#: Memory the cached configurations of :func:`count_atoms` may hold (least recently used
+#: dropped first; it was a count of 4096 entries, up to 100 MB each).
+ATOMS_CACHE_BYTES = 2**28
 
 
-class TooLarge(Exception):
-    """The configuration count of a multinomial exceeds :data:`MAX_ATOMS`."""
+def _atoms_bytes(value: tuple[np.ndarray, np.ndarray, float, float]) -> int:
+    return int(value[0].nbytes + value[1].nbytes)
 
 
-@functools.lru_cache(maxsize=4096)
+@byte_cache(lambda: ATOMS_CACHE_BYTES, _atoms_bytes)
 def count_atoms(R: int, law: CloneLaw) -> tuple[np.ndarray, np.ndarray, float, float]:
     """(weights, counts, eta, excluded): every configuration of Mult(R, law) in the windows,
-    its counts per cell as the rows of an integer matrix (independent of eps: cached).
-    Raises :class:`TooLarge` above :data:`MAX_ATOMS` configurations."""
+    its counts per cell as the rows of an integer matrix (independent of eps: cached within
+    :data:`ATOMS_CACHE_BYTES`).  Raises :class:`TooLarge` above :data:`MAX_ATOMS`
+    configurations."""
     K = law.size
     w = np.ones(1)
     counts = np.zeros((1, K), dtype=np.int64)
     rem = np.array([R], dtype=np.int64)
     eta = excluded = 0.0
     for c, t in zip(law.order[:-1], law.sticks, strict=False):
+        check_time()
         ws, cs, rs = [], [], []
         stage_eta = stage_tail = 0.0
         order, groups = _groups(rem)
@@ -447,6 +688,7 @@ def positive_part_two(
         pm = float(tab.f[i])
         if pm == 0.0:
             continue
+        check_time()
         M0 = k if first == 0 else R0 - k
         side0 = _sorted_side(M0, inner, v_key, a0)
         side = _sorted_side(R0 - M0, inner, v_key, a1)

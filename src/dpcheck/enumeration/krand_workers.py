@@ -41,12 +41,19 @@ def affinity(L: int, workers: int) -> list[list[int]]:
     return groups[:workers]
 
 
-def _serve(inbox: mp.Queue, outbox: mp.Queue, stop: mp.Event) -> None:  # type: ignore[type-arg]
-    """A worker: run the covers it is sent until it gets None."""
+def _serve(inbox: mp.Queue, outbox: mp.Queue, stop: mp.Event, share: float = 1.0) -> None:  # type: ignore[type-arg]
+    """A worker: run the covers it is sent until it gets None.  Its caches may hold
+    ``share`` of the bytes one process's may (issue 40: the workers' caches together stay
+    within the documented 2 GiB of sorted sides, not 2 GiB each)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent alone handles Ctrl-C
     from dpcheck.enumeration import krand_multi as km  # noqa: PLC0415
+    from dpcheck.enumeration import krand_single as ks  # noqa: PLC0415
+    from dpcheck.enumeration import krand_tables as kt  # noqa: PLC0415
 
     km.WORKERS = 1  # one FFT thread per worker: the workers share the cores
+    for name in ("SIDE_CACHE_BYTES", "ATOMS_CACHE_BYTES", "ONE_CACHE_BYTES", "STACKED_CACHE_BYTES"):
+        setattr(ks, name, int(getattr(ks, name) * share))
+    kt.TABLE_CACHE_BYTES = int(kt.TABLE_CACHE_BYTES * share)
     while True:
         task = inbox.get()
         if task is None:
@@ -71,7 +78,9 @@ class CoverWorkers:
         self.results: mp.Queue = ctx.Queue()  # type: ignore[type-arg]
         self.inboxes: list[mp.Queue] = [ctx.Queue() for _ in range(processes)]  # type: ignore[type-arg]
         self.procs = [
-            ctx.Process(target=_serve, args=(box, self.results, self.stop), daemon=True)
+            ctx.Process(
+                target=_serve, args=(box, self.results, self.stop, 1 / processes), daemon=True
+            )
             for box in self.inboxes
         ]
         for p in self.procs:

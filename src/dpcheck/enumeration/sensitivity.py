@@ -74,6 +74,7 @@ from __future__ import annotations
 import itertools
 import operator
 import time
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
@@ -352,7 +353,8 @@ def evaluate_statistic(stat: str, data: Sequence[Any], categories: int = 2) -> A
         df = sum(len(g) - 1 for g in data)
         return sum((_sp(g) for g in data), Fraction(0)) / df
     if stat in ("histogram", "proportions"):
-        counts = [sum(1 for v in data if v == c) for c in range(categories)]
+        tally = Counter(data)  # O(n + K), not O(n K): K may be 10 000
+        counts = [tally.get(c, 0) for c in range(categories)]
         if stat == "histogram":
             return tuple(Fraction(c) for c in counts)
         return tuple(Fraction(c, len(data)) for c in counts)
@@ -665,11 +667,32 @@ def _sd(spec: _Spec, tight: bool = True) -> SensitivityResult:
     )
 
 
+def categories_enumerated(k: int, substitute: bool) -> int:
+    """The number of categories the categorical enumeration needs for K = ``k``.
+
+    The changed record's categories (0, and 1 under substitute) are the distinguished
+    ones; every other category c has the same h_c >= 0 shared records in x and x', so
+    (statistic 'histogram' or 'proportions', l1 norm) contributes h_c |1/n - 1/n'| with
+    n' = n (substitute) or n - 1 (remove), a term that depends on the h_c only through
+    their total (:func:`engine.categorical`).  Every configuration the enumeration
+    examines therefore puts that total in one category (the first non-distinguished one)
+    and leaves the others at 0 in both data sets, where they add |0 - 0| = 0.  So for
+    K >= distinguished + 1 the enumeration examines the same configurations (the same
+    count), with the same values, as at K = distinguished + 1, padded with empty
+    categories: the sensitivity does not depend on K beyond that, and the work drops
+    from O(n^2 K) exact fractions to O(n^2) (n = 60, K = 10 000: 558 s -> well under a
+    second).  Tested against the enumeration over all K categories."""
+    distinguished = 2 if substitute else 1
+    return min(k, distinguished + 1)
+
+
 def _categorical(spec: _Spec) -> SensitivityResult:
     k = spec.categories or 2
-    ext = engine.categorical(spec.stat, spec.n, k, spec.substitute)
+    enumerated = categories_enumerated(k, spec.substitute)
+    ext = engine.categorical(spec.stat, spec.n, enumerated, spec.substitute)
     assert ext.hi is not None
     a, b, counts = ext.hi_at
+    counts = (*counts, *(0,) * (k - enumerated))  # the empty categories (see above)
     shared = tuple(c for c, h in enumerate(counts) for _ in range(h))
     x = (a, *shared)
     y = (b, *shared) if b is not None else shared

@@ -147,45 +147,89 @@ def blanket_bennett(n: int, eps0: float, delta: float) -> float:
 
 
 # --------------------------------------------------------------------------- Wang et al.
-def wang_delta(n: int, eps0: float, eps: float) -> float:
-    """delta(eps) of the variation-ratio reduction with generic eps0-LDP parameters."""
+#: Rows of the Wang et al. grid built at a time: the construction's temporaries stay at
+#: WANG_ROWS rows (they were eight arrays of the whole grid: 1.7 GB at n = 10^5).
+WANG_ROWS = 256
+
+
+def wang_laws(n: int, eps0: float) -> tuple[np.ndarray, np.ndarray]:
+    """(P, Q): the two component-count laws of the variation-ratio reduction with generic
+    eps0-LDP parameters on the windows of the counts (eps-independent, so built once per
+    bisection); built by blocks of rows, each entry as by the whole-grid formula."""
     r = 1.0 / (math.exp(eps0) + 1)
     own = math.exp(eps0) / (math.exp(eps0) + 1)
+    if not 0 < 2 * r < 1:
+        raise ValueError(f"eps0 = {eps0!r}: the clone probabilities leave (0, 1/2) in floats")
     N = n - 1
     i = _binom_window(N, r)
     j = _binom_window(N, r)
-    ii, jj = np.meshgrid(i, j, indexing="ij")
-    rest = N - ii - jj
-    ok = rest >= 0
-    lp = gammaln(N + 1) - gammaln(ii + 1) - gammaln(jj + 1) - gammaln(np.maximum(rest, 0) + 1)
-    lp = lp + (ii + jj) * math.log(r) + np.where(ok, rest, 0) * math.log1p(-2 * r)
-    B = np.where(ok, np.exp(np.where(ok, lp, -np.inf)), 0.0)
     # changed user: component 0 (x) w.p. own, component 1 w.p. 1 - own; the other world swapped
-    shape = (B.shape[0] + 1, B.shape[1] + 1)
+    shape = (len(i) + 1, len(j) + 1)
     P = np.zeros(shape)
     Q = np.zeros(shape)
-    P[1:, :-1] += own * B
-    P[:-1, 1:] += (1 - own) * B
-    Q[1:, :-1] += (1 - own) * B
-    Q[:-1, 1:] += own * B
+    for a in range(0, len(i), WANG_ROWS):
+        ii, jj = np.meshgrid(i[a : a + WANG_ROWS], j, indexing="ij")
+        b = ii.shape[0]
+        rest = N - ii - jj
+        ok = rest >= 0
+        lp = gammaln(N + 1) - gammaln(ii + 1) - gammaln(jj + 1) - gammaln(np.maximum(rest, 0) + 1)
+        lp = lp + (ii + jj) * math.log(r) + np.where(ok, rest, 0) * math.log1p(-2 * r)
+        B = np.where(ok, np.exp(np.where(ok, lp, -np.inf)), 0.0)
+        # P[1:, :-1] += own B and then P[:-1, 1:] += (1 - own) B, block by block: every
+        # entry receives its two terms in that order, as over the whole grid
+        P[a + 1 : a + 1 + b, :-1] += own * B
+        P[a : a + b, 1:] += (1 - own) * B
+        Q[a + 1 : a + 1 + b, :-1] += (1 - own) * B
+        Q[a : a + b, 1:] += own * B
+    return P, Q
+
+
+def _hockey_both(P: np.ndarray, Q: np.ndarray, eps: float, buf: np.ndarray) -> float:
+    """max(sum (P - e^eps Q)_+, sum (Q - e^eps P)_+), in one buffer (the same roundings
+    as ``np.maximum(P - E * Q, 0).sum()``: -E Q is E Q negated exactly)."""
     E = math.exp(eps)
-    return max(float(np.maximum(P - E * Q, 0).sum()), float(np.maximum(Q - E * P, 0).sum()))
+    out = []
+    for a, b in ((P, Q), (Q, P)):
+        np.multiply(b, -E, out=buf)
+        buf += a
+        np.maximum(buf, 0, out=buf)
+        out.append(float(buf.sum()))
+    return max(out)
+
+
+def wang_delta(n: int, eps0: float, eps: float) -> float:
+    """delta(eps) of the variation-ratio reduction with generic eps0-LDP parameters."""
+    P, Q = wang_laws(n, eps0)
+    return _hockey_both(P, Q, eps, np.empty_like(P))
 
 
 def wang(n: int, eps0: float, delta: float) -> float:
-    return _solve(lambda e: wang_delta(n, eps0, e), delta, eps0)
+    """epsilon(delta) of :func:`wang_delta`, the laws built once for the bisection."""
+    P, Q = wang_laws(n, eps0)
+    buf = np.empty_like(P)
+    return _solve(lambda e: _hockey_both(P, Q, e, buf), delta, eps0)
 
 
 # --------------------------------------------------------------------------- all
 def generic_bounds(n: int, eps0: float, delta: float) -> dict[str, float | None]:
-    """Every generic bound at (n, eps0, delta); None where a bound does not apply."""
-    out: dict[str, float | None] = {
-        "FMT numerical": fmt_numerical(n, eps0, delta),
-        "FMT closed form": fmt_closed_form(n, eps0, delta),
-        "blanket (Hoeffding)": blanket_hoeffding(n, eps0, delta),
-        "blanket (Bennett)": blanket_bennett(n, eps0, delta),
-        "Wang et al.": wang(n, eps0, delta),
+    """Every generic bound at (n, eps0, delta); None where a bound does not apply, or where
+    its formula leaves the floating-point range (an eps0 so small that e^eps0 rounds to
+    1, or so large that e^eps0 overflows: issue 40's hostile inputs)."""
+    bounds: dict[str, Callable[[int, float, float], float | None]] = {
+        "FMT numerical": fmt_numerical,
+        "FMT closed form": fmt_closed_form,
+        "blanket (Hoeffding)": blanket_hoeffding,
+        "blanket (Bennett)": blanket_bennett,
+        "Wang et al.": wang,
     }
+    out: dict[str, float | None] = {}
+    for name, bound in bounds.items():
+        try:
+            with np.errstate(all="ignore"):
+                value = bound(n, eps0, delta)
+        except (ArithmeticError, ValueError):
+            value = None
+        out[name] = value if value is None or math.isfinite(value) else None
     return out
 
 

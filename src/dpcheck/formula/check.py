@@ -15,6 +15,12 @@ counterexamples that are then confirmed rigorously):
    arb) enclosure of the difference excludes 0 (:func:`dpcheck.claims.checks.find_witness`
    over :func:`~dpcheck.claims.checks.mechanism_points` and seeded random
    rational points, near and at the bounds, small and large λ) -> ``differs``;
+   Where a root, a logarithm or a power with a symbolic exponent may be
+   non-real (``\sqrt{s - c_1 - 1}``: real balls are nan there), the points are
+   tried again in complex ball arithmetic (acb, SymPy's principal values): a
+   point where that enclosure of the difference excludes 0 -- typically one
+   where the formula is not real -- is a ``differs`` witness (issue 40; an odd
+   root of a negative number is never used: its author may mean the real root);
 3. SymPy ``simplify`` of the difference gives 0 -> ``equal``.  (It is tried
    after the witness search: once a rigorous witness exists the difference
    is not 0, so simplify could not succeed, and it is the slow step.)
@@ -22,6 +28,11 @@ counterexamples that are then confirmed rigorously):
    enclosures contain 0 with radius < 1e-30 -> ``equal``, and the method says
    this is numerical evidence at N points, not a symbolic proof;
    else ``undecided``.
+
+Steps 1 and 3 are skipped, with a note, when the difference's degree in SymPy's
+polynomial generators is above :data:`MAX_EXACT_DEGREE` (issue 40: flint's gcd,
+which no time limit interrupts, died of SIGFPE on degree 10^12); the parser
+already refuses formulas of total degree above 100 000.
 
 Symbols the quantity does not depend on (``c_1`` in a ``.lower`` quantity of
 eq (9), ``c_0`` in an ``.upper`` one of eq (10)) are allowed: the formula is
@@ -66,7 +77,7 @@ import sympy as sp
 from dpcheck.claims import checks as ck
 from dpcheck.errors import InputError
 from dpcheck.formula import notation as nt
-from dpcheck.formula.latex_parser import ParsedFormula, parse_latex
+from dpcheck.formula.latex_parser import ParsedFormula, _amount, parse_latex, size_of
 from dpcheck.numeric import rigorous
 from dpcheck.numeric.names import (
     ALIASES,
@@ -102,6 +113,13 @@ MAX_TERMS = 20000
 EXACT_SECONDS = 10.0
 #: sp.simplify is skipped for differences with more operations than this
 MAX_SIMPLIFY_OPS = 400
+#: SymPy's polynomial routines (cancel and gcd in the exact reduction, simplify) are
+#: skipped when the difference's degree in their generators (``Size.exact`` of
+#: :mod:`dpcheck.formula.latex_parser`: s^{p/q} counts |p|, e^{(p/q) m} counts p) is above
+#: this.  They run in C (flint), where no time limit reaches them: 0.2 s at degree 10^6,
+#: 2 s and 0.8 GB at 10^7, SIGFPE near 10^12 (issue 40).  The derived quantities need at
+#: most 419, the formulas at the parser's ceiling of degree 10^5 about as much
+MAX_EXACT_DEGREE = 1_000_000
 
 _NAMES = {
     "mean": "E s* (the paper's mu1, eq (6), for truncation; mu2, eq (7), for BIT)",
@@ -593,8 +611,16 @@ def _extra_symbols(quantity: Quantity, exprs: Iterable[sp.Expr]) -> list[sp.Symb
 _NOT_SHOWN = (sp.PolynomialError, TypeError, ValueError, NotImplementedError, RecursionError)
 
 
+def exact_degree(expr: sp.Expr) -> int:
+    """The degree SymPy's polynomial routines would see in ``expr`` (an upper bound)."""
+    return size_of(expr).exact
+
+
 def _exactly_zero(diff: sp.Expr) -> bool:
-    """Step 1: exact rational reduction (a proof when it gives 0)."""
+    """Step 1: exact rational reduction (a proof when it gives 0); not tried above
+    MAX_EXACT_DEGREE (flint's gcd would run for minutes or die of SIGFPE)."""
+    if exact_degree(diff) > MAX_EXACT_DEGREE:
+        return False
     try:
         return is_identically_zero(diff)
     except _NOT_SHOWN:
@@ -603,7 +629,7 @@ def _exactly_zero(diff: sp.Expr) -> bool:
 
 def _simplifies_to_zero(diff: sp.Expr) -> bool:
     """Step 3: SymPy simplify, on small differences only."""
-    if sp.count_ops(diff) > MAX_SIMPLIFY_OPS:
+    if sp.count_ops(diff) > MAX_SIMPLIFY_OPS or exact_degree(diff) > MAX_EXACT_DEGREE:
         return False
     try:
         return sp.simplify(diff) == 0
@@ -643,6 +669,166 @@ def witness_values(
         "digits": dps,
         "confirmed": "the arb enclosure of formula - reference excludes 0",
     }
+
+
+# ---------------------------------------------------------------------------
+# formulas that are not real on the domain (issue 40)
+# ---------------------------------------------------------------------------
+
+
+def may_be_complex(expr: sp.Expr) -> bool:
+    """True when ``expr`` has a part that may be non-real for real values of its symbols:
+    a power with a non-integer exponent (a root or b^x) of a base not known to be >= 0,
+    or a logarithm of an argument not known to be > 0 (constants were checked by the
+    parser; √λ and log λ are real, λ > 0)."""
+
+    def risky(sub: sp.Basic) -> bool:
+        if isinstance(sub, sp.log):
+            return bool(sub.args[0].free_symbols) and not sub.args[0].is_positive
+        if isinstance(sub, sp.Pow) and not sub.exp.is_Integer:
+            return bool(sub.free_symbols) and not sub.base.is_nonnegative
+        return False
+
+    return any(risky(sub) for sub in sp.preorder_traversal(expr))
+
+
+class _OddRoot(Exception):
+    """An odd root of a possibly negative number: SymPy's principal value is complex, but
+    the formula's author may mean the real root, so no witness is taken there."""
+
+
+_ACB_FUNCTIONS: dict[type, Callable[[flint.acb], flint.acb]] = {
+    sp.exp: lambda z: z.exp(),
+    sp.log: lambda z: z.log(),
+    sp.erf: lambda z: z.erf(),
+    sp.erfc: lambda z: z.erfc(),
+}
+
+
+def complex_ball(expr: sp.Expr, point: Point, dps: int) -> flint.acb:
+    """An enclosure of ``expr``'s principal value (SymPy's reading: √-2 = i√2, log(-1) = iπ,
+    (-1)^s = e^{iπs}) at ``point`` in complex ball arithmetic (python-flint acb).
+
+    Raises :class:`~dpcheck.numeric.rigorous.NotRigorous` for what it cannot enclose and
+    :class:`_OddRoot` for an odd root of a number that may be negative.
+    """
+    old = flint.ctx.dps
+    flint.ctx.dps = dps
+    try:
+        return _acb_walk(expr, point)
+    finally:
+        flint.ctx.dps = old
+
+
+def _acb_walk(e: sp.Basic, point: Point) -> flint.acb:
+    if e.is_Symbol:
+        if e not in point:
+            raise rigorous.NotRigorous(f"no value for symbol {e}")
+        value = Fraction(point[e])
+        return flint.acb(flint.arb(value.numerator) / value.denominator)
+    if e.is_Rational:
+        return flint.acb(flint.arb(int(e.p)) / int(e.q))
+    if e is sp.pi:
+        return flint.acb.pi()
+    if e is sp.E:
+        return flint.acb(1).exp()
+    if e is sp.I:
+        return flint.acb(0, 1)
+    if isinstance(e, sp.Pow):
+        base = _acb_walk(e.base, point)
+        if e.exp.is_Integer:
+            return base ** int(e.exp)
+        if e.exp.is_Rational and e.exp.q % 2 == 1 and not base.real > 0:
+            raise _OddRoot(str(e))
+        if e.exp == sp.S.Half:
+            return base.sqrt()
+        return base ** _acb_walk(e.exp, point)
+    args = [_acb_walk(a, point) for a in e.args]
+    if isinstance(e, sp.Add):
+        total = flint.acb(0)
+        for a in args:
+            total += a
+        return total
+    if isinstance(e, sp.Mul):
+        total = flint.acb(1)
+        for a in args:
+            total *= a
+        return total
+    for kind, fn in _ACB_FUNCTIONS.items():
+        if isinstance(e, kind):
+            return fn(args[0])
+    raise rigorous.NotRigorous(f"cannot enclose {type(e).__name__} in acb: {e}")
+
+
+def _excludes_zero(z: flint.acb) -> bool:
+    """The ball is finite and 0 is certainly not in it (its real or imaginary part)."""
+    return z.is_finite() and (z.real > 0 or z.real < 0 or z.imag > 0 or z.imag < 0)
+
+
+def _fmt_complex(z: flint.acb) -> str:
+    re_part, im_part = ck.fmt(z.real), ck.fmt(z.imag)
+    if z.imag.is_zero():
+        return re_part
+    sign = "-" if im_part.startswith("-") else "+"
+    return f"{re_part} {sign} {im_part.lstrip('-')}i"
+
+
+def complex_witness(
+    formula: sp.Expr,
+    reference: sp.Expr,
+    points: Iterable[Point],
+    names: tuple[str, str],
+) -> tuple[dict[str, Any] | None, Point | None, int]:
+    """The first point where the complex-ball enclosure of formula - reference excludes 0
+    (e.g. a formula that is not real there), with its witness values; and the number of
+    points passed over because of an odd root of a negative number."""
+    diff = formula - reference
+    odd = 0
+    for point in points:
+        for dps in PRECISIONS[:2]:
+            try:
+                d = complex_ball(diff, point, dps)
+            except _OddRoot:
+                odd += 1
+                break
+            except (rigorous.NotRigorous, ZeroDivisionError, ValueError, RecursionError):
+                break
+            if not _excludes_zero(d):
+                continue
+            try:
+                a = complex_ball(formula, point, dps)
+                b = complex_ball(reference, point, dps)
+            except (_OddRoot, rigorous.NotRigorous, ZeroDivisionError, ValueError):
+                break
+            used = sorted(diff.free_symbols, key=str) or sorted(point, key=str)
+            not_real = a.is_finite() and (a.imag > 0 or a.imag < 0)
+            why = (
+                f"the {names[0]} is not real there (its imaginary part excludes 0)"
+                if not_real
+                else f"the {names[0]} and the {names[1]} differ there"
+            )
+            witness = {
+                "point": ck.point_str({k: point[k] for k in sorted(point, key=str) if k in used}),
+                names[0]: _fmt_complex(a),
+                names[1]: _fmt_complex(b),
+                "difference": _fmt_complex(d),
+                "difference_enclosure": d.str(20, radius=True),
+                "sign": None,
+                "digits": dps,
+                "confirmed": (
+                    "the acb (complex ball) enclosure of formula - reference excludes 0 with "
+                    f"SymPy's principal values of roots and logs: {why}"
+                ),
+            }
+            return witness, point, odd
+    return None, None, odd
+
+
+_ACB = (
+    "counterexample confirmed in complex ball arithmetic (python-flint acb): the formula is"
+    " not real at this point of the domain"
+)
+_ACB_DIFFERS = "counterexample confirmed in complex ball arithmetic (python-flint acb)"
 
 
 def numerical_evidence(diff: sp.Expr, points: Iterable[Point]) -> tuple[int, Point | None]:
@@ -694,6 +880,7 @@ def _exact_step(
     if (guard or too_large)(diff):
         notes.append(f"exact reduction skipped: more than about {MAX_TERMS} terms once expanded")
         return False
+    _degree_note(diff, notes)
     done, zero = within(EXACT_SECONDS, zero_test or _exactly_zero, diff)
     if not done:
         notes.append(f"exact reduction stopped after {EXACT_SECONDS:g} s")
@@ -712,8 +899,20 @@ class _Route:
     )
 
 
+def _degree_note(diff: sp.Expr, notes: list[str]) -> None:
+    """Say (once) that SymPy's polynomial routines are skipped for a high degree."""
+    degree = exact_degree(diff)
+    note = (
+        f"SymPy's polynomial reduction and simplify skipped: degree {_amount(degree)} in one"
+        f" generator (above {_amount(MAX_EXACT_DEGREE)}; large exponent numerators count)"
+    )
+    if degree > MAX_EXACT_DEGREE and note not in notes:
+        notes.append(note)
+
+
 def _simplify_step(diff: sp.Expr, notes: list[str]) -> bool:
     """Step 3, cut off after EXACT_SECONDS."""
+    _degree_note(diff, notes)
     done, zero = within(EXACT_SECONDS, _simplifies_to_zero, diff)
     if not done:
         notes.append(f"simplify stopped after {EXACT_SECONDS:g} s")
@@ -737,6 +936,18 @@ def _compare(
     if hit is not None:
         witness = witness_values(formula, reference, hit[0], names)
         return _Outcome("differs", _ARB, witness, point=hit[0])
+    if may_be_complex(diff):
+        # a root or log of a negative value: real ball arithmetic only sees nan there
+        witness, point, odd = complex_witness(formula, reference, points, names)
+        if witness is not None:
+            method = _ACB if "not real" in witness["confirmed"] else _ACB_DIFFERS
+            return _Outcome("differs", method, witness, point=point)
+        if odd:
+            notes.append(
+                f"at {odd} points an odd root of a negative number (SymPy reads it as its"
+                " complex principal value; for the real root write the minus sign outside)"
+                " was not used as a witness"
+            )
     if _simplify_step(diff, notes):
         return _Outcome("equal", "SymPy simplify reduces the difference to 0")
     good, excluded = numerical_evidence(diff, points)

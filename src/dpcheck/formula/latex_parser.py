@@ -54,7 +54,23 @@ Limits against resource exhaustion: at most 5000 characters, 30 digits per
 number, nesting depth 50 (brackets and function arguments; the paper needs
 7), |exponent| <= 1000 (numerator and denominator of a rational exponent),
 and a power of two numbers may have at most 1000 digits (``2^{10^{10}}`` is
-refused at once).  Every failure is a
+refused at once).  Each of those bounds one token or one power; the *whole*
+formula is bounded too (issue 40), because nested powers multiply their
+exponents: ``(((s^{1000})^{1000})^{1000})^{1000}`` is s^(10^12), and SymPy's
+polynomial gcd (flint) died of SIGFPE on it.  While the formula is built, the
+:class:`Size` of every subexpression -- upper bounds on the total degree and on
+the digits of the coefficients of the fraction of polynomials it becomes in the
+exact reductions of :mod:`dpcheck.formula.check` -- is computed from its parts,
+and a formula whose total degree would exceed :data:`MAX_DEGREE` (100 000) or
+whose constants could need more than :data:`MAX_CONSTANT_DIGITS` (4000) digits
+is refused, naming the ceiling, before the offending power, product or sum is
+formed.  An exponential counts its argument's coefficients (``e^{10^{12} s}`` has
+degree 10^12 in e^s).  (Large *numerators* of exponents, as in ``s^{1/997}
+s^{1/991}`` = s^{1988/988027}, are allowed; check.py keeps SymPy's polynomial
+routines away from them, see :attr:`Size.exact`.)  A constant subexpression
+that SymPy shows is not real (``\sqrt{-1}``, ``\log(-2)``, ``(-1)^{\pi}``,
+``(-8)^{1/3}``, whose principal value is complex) is refused: formulas must be
+real-valued.  Every failure is a
 :class:`~dpcheck.errors.InputError` with one line that names the offending
 token, its position (0-based character offset) and what was expected.
 """
@@ -64,6 +80,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass
+from fractions import Fraction
 from types import MappingProxyType
 
 import sympy as sp
@@ -80,12 +97,22 @@ def _is_digit(ch: str) -> bool:
     """ASCII 0-9 only: '٥', '１' and '²' are not digits here (str.isdigit says they are)."""
     return len(ch) == 1 and "0" <= ch <= "9"
 
+
 MAX_DIGITS = 30
 #: nesting of brackets and function arguments (the paper needs 7; SymPy's own recursive
 #: algorithms overflow Python's stack on much deeper trees)
 MAX_DEPTH = 50
 MAX_EXPONENT = 1000
 MAX_NUMBER_DIGITS = 1000
+#: the ceiling on the total degree of a whole formula (:class:`Size`; issue 40).  The
+#: project's formulas need at most 3600 ((s+c_0+c_1+\sigma)^{900} in the tests); the
+#: exact reductions of check.py run in C (flint) without a time limit at about 0.2 s and
+#: 30 MB per 10^6 of degree and die of SIGFPE near 10^12
+MAX_DEGREE = ceiling("check-formula", "total degree").maximum
+#: the ceiling on the digits of the integers a formula's constants may form (:class:`Size`):
+#: below the 4300 digits above which Python refuses to print an integer (10^{999} written
+#: five times in a product ended in that traceback before issue 40)
+MAX_CONSTANT_DIGITS = ceiling("check-formula", "constant digits").maximum
 
 #: Liu (2019) notation: s, the bounds c_0 < c_1, the scale λ; App. B's
 #: p_1 = ½exp((c0-s)/λ), p_2 = ½exp((s-c1)/λ) (symbols.p1, p2) and its
@@ -366,6 +393,8 @@ class _Parser:
         self.src = source
         self.depth = 0
         self.fresh = fresh
+        #: the :class:`Size` of every subexpression built or measured so far
+        self.sizes: dict[sp.Basic, Size] = {}
 
     def lookup(self, name: str, tok: Token) -> sp.Expr:
         """The notation's value of ``name``; a built-in constant (\\pi); a fresh symbol
@@ -423,20 +452,79 @@ class _Parser:
             found = f"{_show(tok.text)} at position {tok.pos}"
         return InputError(f"expected {expected}, found {found}")
 
+    # -- sizes and reality (issue 40) ---------------------------------------
+    def size(self, expr: sp.Expr) -> Size:
+        """The :class:`Size` of ``expr`` (memoised for the whole formula)."""
+        return size_of(expr, self.sizes)
+
+    def checked(self, value: sp.Expr, where: str) -> sp.Expr:
+        """``value`` (just built from checked parts: cheap), refused over the ceilings."""
+        check_size(self.size(value), where)
+        return value
+
+    def end(self) -> int:
+        """The offset just after the last token taken."""
+        tok = self.toks[self.k - 1]
+        return tok.pos + len(tok.text)
+
+    def real(self, value: sp.Expr, start: int, hint: str = "") -> sp.Expr:
+        """``value``, refused when it is a constant that SymPy shows is not real (the source
+        from ``start`` to the last token taken is named)."""
+        if value.free_symbols or value.has(sp.zoo, sp.nan, sp.oo, -sp.oo):
+            return value
+        if _not_real(value):
+            shown = _show(self.src[start : self.end()])
+            raise InputError(
+                f"{shown} at position {start} is not real{hint}: formulas must be real-valued"
+            )
+        return value
+
+    def raise_to(self, base: sp.Expr, exponent: sp.Expr, pos: int, start: int) -> sp.Expr:
+        """base^exponent: the checks of :func:`_check_power`, the size ceilings (also before
+        the power is formed: SymPy multiplies nested exponents and expands (k s)^n at
+        once), then reality; ``pos`` is the '^' or the command, ``start`` where it begins."""
+        _check_power(base, exponent, pos)
+        where = f"the power at position {pos}"
+        check_size(_power_size(self.size(base), exponent, self.size(exponent)), where)
+        value = self.checked(sp.Pow(base, exponent), where)
+        hint = ""
+        if base.is_Rational and base.is_negative and exponent.is_Rational and exponent.q % 2:
+            hint = (
+                " (SymPy's principal value of an odd root of a negative number is complex;"
+                " for the real root write the minus sign outside)"
+            )
+        return self.real(value, start, hint)
+
+    def multiply(self, left: sp.Expr, right: sp.Expr, pos: int) -> sp.Expr:
+        """left * right, refused over the size ceilings."""
+        where = f"the product at position {pos}"
+        check_size(_product_size([self.size(left), self.size(right)]), where)
+        return self.checked(sp.Mul(left, right), where)
+
+    def negate(self, value: sp.Expr) -> sp.Expr:
+        return sp.Mul(sp.Integer(-1), value)
+
     # -- grammar ----------------------------------------------------------
     def parse(self) -> sp.Expr:
         value = self.expr()
         if self.peek() is not None:
             raise self.fail("an operator or end of input")
+        check_size(self.size(value), "the formula")
         return value
 
     def expr(self) -> sp.Expr:
         terms = [self.term()]
+        first = None
         while self.is_op("+") or self.is_op("-"):
-            sign = self.take().value
+            sign = self.take()
+            first = first or sign
             term = self.term()
-            terms.append(term if sign == "+" else sp.Mul(sp.Integer(-1), term))
-        return sp.Add(*terms)
+            terms.append(term if sign.value == "+" else self.negate(term))
+        if first is None:
+            return terms[0]
+        where = f"the sum at position {first.pos}"
+        check_size(_sum_size([self.size(term) for term in terms]), where)
+        return self.checked(sp.Add(*terms), where)
 
     def term(self) -> sp.Expr:
         value = self.factor()
@@ -445,12 +533,15 @@ class _Parser:
             if tok is not None and tok.kind == "cmd" and tok.value in _OPERATORS:
                 self.take()
                 rhs = self.factor()
-                value = self._divide(value, rhs, tok) if tok.value == "div" else sp.Mul(value, rhs)
+                if tok.value == "div":
+                    value = self._divide(value, rhs, tok)
+                else:
+                    value = self.multiply(value, rhs, tok.pos)
             elif self.is_op("/"):
                 self.take()
                 value = self._divide(value, self.factor(), tok)
             elif _starts_primary(tok):
-                value = sp.Mul(value, self.power())
+                value = self.multiply(value, self.power(), tok.pos)
             else:
                 return value
 
@@ -459,9 +550,10 @@ class _Parser:
         while self.is_op("+") or self.is_op("-"):
             negative ^= self.take().value == "-"
         value = self.power()
-        return sp.Mul(sp.Integer(-1), value) if negative else value
+        return self.negate(value) if negative else value
 
     def power(self) -> sp.Expr:
+        start = self.peek().pos if self.peek() is not None else len(self.src)
         base = self.primary()
         if not self.is_op("^"):
             return base
@@ -469,7 +561,7 @@ class _Parser:
         exponent = self.script("an exponent after '^'")
         if self.is_op("^"):
             raise InputError(f"double superscript at position {self.peek().pos}: use braces")
-        return _power(base, exponent, hat.pos)
+        return self.raise_to(base, exponent, hat.pos, start)
 
     def primary(self) -> sp.Expr:
         tok = self.peek()
@@ -598,7 +690,7 @@ class _Parser:
                 raise self.fail(f"']' closing the index of \\sqrt at position {tok.pos}")
             self.take()
         radicand = self.script(f"the argument of \\sqrt at position {tok.pos}")
-        return _power(radicand, sp.Rational(1, index), tok.pos)
+        return self.raise_to(radicand, sp.Rational(1, index), tok.pos, tok.pos)
 
     def function(self, tok: Token) -> sp.Expr:
         name = self.builtin_function(tok)
@@ -612,12 +704,15 @@ class _Parser:
         if name in ("log", "ln") and arg.is_zero:
             raise InputError(f"log of 0 at position {tok.pos}")
         if name == "exp":
-            return _power(sp.E, arg, tok.pos)
+            return self.raise_to(sp.E, arg, tok.pos, tok.pos)
         if name == "Phi":
             return normal_cdf(arg)
         if name == "phi":
-            return normal_pdf(arg)
-        return _FUNCTIONS[name](arg)
+            value = normal_pdf(arg)  # exp(-u²/2): its degree counts the coefficients of u²
+            check_size(self.size(value), f"{tok.text} at position {tok.pos}")
+            return value
+        hint = " (the log of a negative number is complex)" if name in ("log", "ln") else ""
+        return self.real(_FUNCTIONS[name](arg), tok.pos, hint)
 
     def text(self) -> sp.Expr:
         tok = self.take()
@@ -628,11 +723,13 @@ class _Parser:
             "label (or as \\mathrm{e})"
         )
 
-    def _divide(self, num: sp.Expr, den: sp.Expr, tok: Token | None) -> sp.Expr:
+    def _divide(self, num: sp.Expr, den: sp.Expr, tok: Token) -> sp.Expr:
+        """num / den, refused for a zero den and over the size ceilings."""
         if den.is_zero:
-            where = "" if tok is None else f" at position {tok.pos}"
-            raise InputError(f"division by zero{where}")
-        return sp.Mul(num, sp.Pow(den, sp.Integer(-1)))
+            raise InputError(f"division by zero at position {tok.pos}")
+        where = f"the quotient at position {tok.pos}"
+        check_size(_product_size([self.size(num), _reciprocal_size(self.size(den))]), where)
+        return self.checked(sp.Mul(num, sp.Pow(den, sp.Integer(-1))), where)
 
 
 def normal_cdf(u: sp.Expr) -> sp.Expr:
@@ -642,7 +739,7 @@ def normal_cdf(u: sp.Expr) -> sp.Expr:
 
 def normal_pdf(u: sp.Expr) -> sp.Expr:
     """φ(u) = exp(-u²/2)/√(2π), the standard normal density (bounded by 1/√(2π) for real
-    u, so no size check is needed)."""
+    u; the parser bounds the size of exp(-u²/2) as for any exponential)."""
     exponent = sp.Mul(sp.Rational(-1, 2), sp.Pow(u, sp.Integer(2)))
     return sp.Mul(sp.exp(exponent), sp.Pow(sp.Mul(2, sp.pi), sp.Rational(-1, 2)))
 
@@ -657,13 +754,27 @@ def _number(text: str) -> sp.Rational:
     return sp.Rational(digits, 10 ** len(frac))
 
 
-def _power(base: sp.Expr, exponent: sp.Expr, pos: int) -> sp.Expr:
-    """base^exponent, refusing exponents and numbers that would exhaust time or memory.
+def _not_real(value: sp.Expr) -> bool:
+    """True when SymPy shows that the constant ``value`` is not real: i in it, its
+    assumptions (sqrt(-2), log(-1)), or else a nonzero imaginary part ((-1)^π)."""
+    if value.has(sp.I) or value.is_extended_real is False:
+        return True
+    if value.is_extended_real:
+        return False
+    try:
+        return sp.im(value).is_zero is False
+    except (TypeError, ValueError, ArithmeticError, RecursionError):
+        return False
 
-    Bounded by construction, before anything is evaluated: a rational exponent
+
+def _check_power(base: sp.Expr, exponent: sp.Expr, pos: int) -> None:
+    """Refuse base^exponent when one exponent or one number would exhaust time or memory.
+
+    Checked before anything is evaluated: a rational exponent
     has numerator and denominator at most MAX_EXPONENT; a constant power (no
     symbol in it, e.g. e^{e^{100}}) may have at most MAX_NUMBER_DIGITS digits
     (each of its parts is already bounded, so their sizes are cheap to bound).
+    The whole formula's degree and digits are bounded by :meth:`_Parser.raise_to`.
     """
     if exponent.is_Rational:
         p, q = int(exponent.p), int(exponent.q)
@@ -690,7 +801,6 @@ def _power(base: sp.Expr, exponent: sp.Expr, pos: int) -> sp.Expr:
                 f"the power at position {pos} would be a number of {shown} digits"
                 f" (limit {MAX_NUMBER_DIGITS})"
             )
-    return sp.Pow(base, exponent)
 
 
 def _constant_power_digits(base: sp.Expr, exponent: sp.Expr) -> float | None:
@@ -718,6 +828,186 @@ def _constant_power_digits(base: sp.Expr, exponent: sp.Expr) -> float | None:
 def _log10(n: int) -> float:
     """log10 of a positive integer of any size (math.log10 accepts big ints)."""
     return math.log10(n)
+
+
+# ---------------------------------------------------------------------------
+# size bounds of a whole formula (issue 40)
+# ---------------------------------------------------------------------------
+
+#: bounds are capped here, far above every ceiling (keeps the arithmetic small)
+_CAP = 10**40
+_LOG_CAP = 40.0
+
+
+@dataclass(frozen=True)
+class Size:
+    r"""Upper bounds on the work a (sub)formula costs (issue 40), from :func:`size_of`.
+
+    Every symbol and every atom (π, e, log(.), erf(.)) is a *generator*; written as one
+    fraction N/D of polynomials in the generators, with e^{c m} (c rational, m a
+    monomial) the power g_m^c of a generator g_m = e^m:
+
+    * ``num`` and ``den`` bound the total degrees of N and D: ``s^{1000}`` has 1000
+      and 0, ``((s^{10})^{10})^{10}`` too, ``\sqrt{s}`` 1 and 0, ``e^{1000 s}`` 1000 and
+      1000 (in e^s; the sign of the exponent is not tracked);
+    * ``digits`` bounds log10 of the sum of the absolute values of the integer
+      coefficients of N and of D (with the constants' numerators and denominators):
+      no integer SymPy forms from the formula, expanded or over a common
+      denominator, is longer;
+    * ``scale`` bounds log10 of the sum of the absolute values of the (rational)
+      coefficients once expanded; it is what e^{...} multiplies the degree by;
+    * ``exact`` bounds the degree that SymPy's polynomial routines (``cancel``,
+      ``gcd``, ``simplify``) see: they write s^{p/q} as (s^{1/q})^p and
+      e^{(p/q) m} as (e^{m/q})^p, so the *numerators* count, and
+      ``s^{1/997} s^{1/991}`` = s^{1988/988027} has 1988.  The parser does not
+      refuse on it (a correct formula may hold e^{-\frac{q^2 (c_0 - s)^2}{2 (q+1)^2
+      \sigma^2}}); :mod:`dpcheck.formula.check` skips those routines above
+      ``MAX_EXACT_DEGREE``.
+
+    Rules: a sum over a common denominator adds the denominators' degrees (and
+    ``exact`` and the digits, plus log10 of the number of terms); a product adds
+    everything; ``b^{p/q}`` multiplies degrees by p/q rounded up (``exact`` by |p|,
+    the digits by p/q, plus once more for a root); a power with a non-rational exponent
+    ``b^x`` (e^x included) has degree 10^scale(x) times that of b (at least 1) and
+    ``exact`` 10^digits(x) times.
+    """
+
+    num: int
+    den: int
+    digits: float
+    scale: float
+    exact: int
+
+    @property
+    def degree(self) -> int:
+        """The total degree of numerator and denominator."""
+        return self.num + self.den
+
+
+_GENERATOR = Size(1, 0, 0.0, 0.0, 1)
+
+
+def _capped(value: int | float | Fraction) -> int:
+    return int(min(math.ceil(value), _CAP))
+
+
+def _times(log: float) -> int:
+    """ceil(10^log), at least 1 and at most the cap (10^log10(50000) is 50000.000...01 or
+    49999.99...: a relative 1e-12 is forgiven, so that e^{50000 s} counts 50000)."""
+    return max(1, _capped(10 ** min(log, _LOG_CAP) * (1 - 1e-12)))
+
+
+def _rational_size(value: sp.Rational) -> Size:
+    p, q = abs(int(value.p)), int(value.q)
+    digits = math.log10(max(p, q)) if max(p, q) > 1 else 0.0
+    scale = math.log10(p) - math.log10(q) if p else -_LOG_CAP
+    return Size(0, 0, digits, scale, 0)
+
+
+def _sum_size(sizes: list[Size]) -> Size:
+    """A sum over a common denominator: N = sum_i N_i prod_{j != i} D_j, D = prod_j D_j."""
+    den = sum(z.den for z in sizes)
+    num = max(z.num + den - z.den for z in sizes)
+    extra = math.log10(len(sizes))
+    return Size(
+        _capped(num),
+        _capped(den),
+        sum(z.digits for z in sizes) + extra,
+        max(z.scale for z in sizes) + extra,
+        _capped(sum(z.exact for z in sizes)),
+    )
+
+
+def _product_size(sizes: list[Size]) -> Size:
+    """A product: everything adds."""
+    return Size(
+        _capped(sum(z.num for z in sizes)),
+        _capped(sum(z.den for z in sizes)),
+        sum(z.digits for z in sizes),
+        sum(z.scale for z in sizes),
+        _capped(sum(z.exact for z in sizes)),
+    )
+
+
+def _reciprocal_size(size: Size) -> Size:
+    """1/b: numerator and denominator swap; the coefficients of 1/b's expansion are
+    bounded by the digits (1/(k s) = (1/k)/s)."""
+    return Size(size.den, size.num, size.digits, size.digits, size.exact)
+
+
+def _power_size(base: Size, exponent: sp.Expr, exponent_size: Size) -> Size:
+    """The size of ``base^exponent`` from the sizes of its parts (also before it is formed)."""
+    if exponent.is_Rational:
+        p, q = abs(int(exponent.p)), int(exponent.q)
+        k = Fraction(p, q)
+        num, den = _capped(base.num * k), _capped(base.den * k)
+        if exponent.is_negative:
+            num, den = den, num
+        digits = base.digits * (float(k) + (1 if q > 1 else 0))
+        # a positive integer power is expanded; any other stays one monomial (SymPy
+        # takes a rational factor out of the base: the digits bound it)
+        scale = base.scale * p if q == 1 and p > 0 else digits
+        return Size(num, den, digits, scale, _capped(p * max(1, base.exact)))
+    # a generator power: e^{c m} is g_m^c, and b^{x + r} expands to b^x b^r
+    times = _times(exponent_size.scale)
+    degree = _capped(times * max(1, base.degree))
+    digits = min(base.digits * times, float(_CAP))
+    exact = _capped(_times(exponent_size.digits) * max(1, base.exact))
+    return Size(degree, degree, digits, digits, exact)
+
+
+def size_of(expr: sp.Expr, memo: dict[sp.Basic, Size] | None = None) -> Size:
+    """The :class:`Size` of a SymPy expression (recursive; ``memo`` caches subexpressions)."""
+    memo = {} if memo is None else memo
+    hit = memo.get(expr)
+    if hit is not None:
+        return hit
+    if expr.is_Rational:
+        size = _rational_size(expr)
+    elif expr.is_Atom:
+        size = _GENERATOR
+    elif isinstance(expr, sp.Add):
+        size = _sum_size([size_of(a, memo) for a in expr.args])
+    elif isinstance(expr, sp.Mul):
+        size = _product_size([size_of(a, memo) for a in expr.args])
+    elif isinstance(expr, sp.Pow):
+        size = _power_size(size_of(expr.base, memo), expr.exp, size_of(expr.exp, memo))
+    elif isinstance(expr, sp.exp):
+        arg = expr.args[0]
+        size = _power_size(_GENERATOR, arg, size_of(arg, memo))
+    else:  # log, erf, erfc, ...: one generator (its argument is reduced on its own)
+        size = _GENERATOR
+    memo[expr] = size
+    return size
+
+
+def _amount(value: int) -> str:
+    """A degree for a message: 12 345, 10^12 or about 3.2 x 10^15."""
+    if value >= _CAP:
+        return f"more than 10^{len(str(_CAP)) - 1}"
+    if value < 10**6:
+        return f"{value:_}".replace("_", " ")
+    exponent = len(str(value)) - 1
+    if value == 10**exponent:
+        return f"10^{exponent}"
+    return f"about {value / 10**exponent:.1f} x 10^{exponent}"
+
+
+def check_size(size: Size, where: str) -> None:
+    """InputError naming the ceiling when ``size`` exceeds :data:`MAX_DEGREE` or
+    :data:`MAX_CONSTANT_DIGITS` (``where`` says what would have been formed)."""
+    if size.degree > MAX_DEGREE:
+        raise InputError(
+            f"{where} would make the total degree {_amount(size.degree)}, which exceeds the "
+            f"ceiling of {_amount(MAX_DEGREE)} (check-formula degree: nested powers multiply "
+            "their exponents; e^{k x} counts 2k)"
+        )
+    if size.digits > MAX_CONSTANT_DIGITS:
+        shown = _amount(_capped(size.digits))
+        raise InputError(
+            f"{where} would need integers of up to about {shown} digits, which exceeds the "
+            f"ceiling of {_amount(MAX_CONSTANT_DIGITS)} digits (check-formula constants)"
+        )
 
 
 # ---------------------------------------------------------------------------

@@ -34,9 +34,27 @@ _SPACE = " \t\n\r"
 EXPECTED = "expected ASCII decimal notation, e.g. 0.25, 1e-6 or 3/7"
 
 
+#: integers above this many bits are never turned into decimal text for a message
+#: (Python refuses int -> str beyond 4 300 digits, and a message need not show them)
+_HUGE_BITS = 3000
+
+
+def _huge(value: object) -> bool:
+    """An int, or a Fraction with a part, too long to be written out in a message."""
+    if isinstance(value, Fraction):
+        return max(value.numerator.bit_length(), value.denominator.bit_length()) > _HUGE_BITS
+    return isinstance(value, int) and value.bit_length() > _HUGE_BITS
+
+
 def shown(value: object, limit: int = 40) -> str:
-    """``repr(value)`` cut to about ``limit`` characters, so an error never echoes a huge value."""
-    text = repr(value)
+    """``repr(value)`` cut to about ``limit`` characters, so an error never echoes a huge value
+    (an integer or Fraction too long to print at all is named by its size)."""
+    if _huge(value):
+        return f"{short(value)} ({type(value).__name__})"  # type: ignore[arg-type]
+    try:
+        text = repr(value)
+    except ValueError:  # a container holding an integer too long to print
+        return f"<{type(value).__name__} too long to print>"
     if len(text) <= limit:
         return text
     size = len(value) if isinstance(value, str) else len(text)
@@ -45,9 +63,10 @@ def shown(value: object, limit: int = 40) -> str:
 
 def short(value: Fraction | int) -> str:
     """An exact number for a message: itself if short, else 6 significant digits."""
-    text = str(value)
-    if len(text) <= 40:
-        return text
+    if not _huge(value):
+        text = str(value)
+        if len(text) <= 40:
+            return text
     import mpmath
 
     with mpmath.workdps(10):
@@ -153,7 +172,12 @@ def parse_count(
 
 
 def _short_int(value: int) -> str:
-    return str(value) if abs(value) < 10**30 else f"about 10^{len(str(abs(value))) - 1}"
+    if abs(value) < 10**30:
+        return str(value)
+    import mpmath
+
+    with mpmath.workdps(30):
+        return f"about 10^{int(mpmath.floor(mpmath.log10(abs(value))))}"
 
 
 def parse_real(name: str, value: object, ok, expected: str) -> float:  # type: ignore[no-untyped-def]

@@ -19,12 +19,26 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 
+import numpy as np
+
 from dpcheck.errors import InputError
 from dpcheck.inputs.numbers import parse_number, short, shown
-from dpcheck.numeric.names import BASES, parts
+from dpcheck.numeric.names import BASES, GENERAL_QUANTITIES, parts
 
-#: the words accepted for an infinite bound
-INFINITE = {"inf": 1, "+inf": 1, "oo": 1, "infinity": 1, "-inf": -1, "-oo": -1, "-infinity": -1}
+#: the words accepted for an infinite bound, with their sign
+INFINITE = {
+    "inf": 1,
+    "+inf": 1,
+    "oo": 1,
+    "+oo": 1,
+    "infinity": 1,
+    "+infinity": 1,
+    "-inf": -1,
+    "-oo": -1,
+    "-infinity": -1,
+}
+#: the sign an infinite bound may take (c0 = -inf: (-∞, c1]; c1 = inf: [c0, ∞))
+_ALLOWED_SIGN = {"c0": -1, "c1": 1}
 
 
 @dataclass(frozen=True)
@@ -69,19 +83,36 @@ class Params:
         return out
 
 
+def infinite_sign(value: object) -> int:
+    """+1 or -1 for an infinity (a float or numpy float ±inf, or a word of :data:`INFINITE`,
+    signs kept), 0 for anything else."""
+    if isinstance(value, (float, np.floating)) and not isinstance(value, bool):
+        return 0 if not math.isinf(value) else (1 if value > 0 else -1)
+    if isinstance(value, str):
+        return INFINITE.get(value.strip().lower(), 0)
+    return 0
+
+
 def _bound(name: str, value: object) -> Fraction | None:
-    if isinstance(value, float) and math.isinf(value):
-        return None
-    if isinstance(value, str) and value.strip().lower() in INFINITE:
-        sign = INFINITE[value.strip().lower()]
-        expected = 1 if name == "c1" else -1
-        if sign != expected:
+    """c0 or c1: an exact number, or None for the one infinity it may be (c0 = -inf, c1 = +inf).
+
+    The sign of an infinity is read, never dropped: c1 = -inf (or c0 = +inf) would leave no
+    room between the bounds and is refused in one line.
+    """
+    sign = infinite_sign(value)
+    if sign == 0:
+        return parse_number(name, value)
+    if sign != _ALLOWED_SIGN[name]:
+        if name == "c1":
             raise InputError(
-                f"{name}={shown(value)}: only {'c1 = inf' if name == 'c1' else 'c0 = -inf'}"
-                " may be infinite"
+                f"c1={shown(value)}: the upper bound must be greater than c0; use c1=inf"
+                " (math.inf) for an unbounded upper end"
             )
-        return None
-    return parse_number(name, value)
+        raise InputError(
+            f"c0={shown(value)}: the lower bound must be smaller than c1; use c0=-inf"
+            " (-math.inf) for an unbounded lower end"
+        )
+    return None
 
 
 def allowed(bounding: str, base: str) -> tuple[str, ...]:
@@ -103,11 +134,17 @@ def parse(mechanism: str, values: Mapping[str, object], quantity: str = "") -> P
     ``quantity`` 'cdf' requires y, 'quantile' requires p; others take neither.
     """
     bounding, base = parts(mechanism)
+    if not isinstance(quantity, str) or (quantity and quantity not in GENERAL_QUANTITIES):
+        raise InputError(
+            f"unknown quantity {shown(quantity)} (expected one of: {', '.join(GENERAL_QUANTITIES)})"
+        )
+    if not isinstance(values, Mapping):
+        raise InputError(f"parameters {shown(values)} are not a mapping of names to values")
     names = [*allowed(bounding, base)]
     extra = {"cdf": "y", "quantile": "p"}.get(quantity)
     if extra:
         names.append(extra)
-    unknown = [k for k in values if k not in names]
+    unknown = [k for k in values if not isinstance(k, str) or k not in names]
     if unknown:
         raise InputError(
             f"unknown parameter {shown(unknown[0])} for {mechanism}"
@@ -196,4 +233,4 @@ def _scale(base: str, values: Mapping[str, object]) -> tuple[Fraction | None, Fr
     return value, None
 
 
-__all__ = ["INFINITE", "Params", "allowed", "parse", "scale_words"]
+__all__ = ["INFINITE", "Params", "allowed", "infinite_sign", "parse", "scale_words"]

@@ -46,6 +46,12 @@ def evaluate(name: str, params: MechanismParams, dps: int = 50) -> mpmath.mpf:
     doubles w until both agree to dps digits (or to 10^-dps absolutely when
     the value is 0, e.g. the bias at the midpoint).
     """
+    if isinstance(dps, bool) or not isinstance(dps, int):
+        from dpcheck.inputs import limits
+        from dpcheck.inputs.numbers import parse_count
+
+        c = limits.ceiling("eval", "--dps")  # as eval --dps reads it (mechanism_mp.checked_dps)
+        dps = parse_count("dps", dps, 1, c.maximum, c.describe())
     if dps < 1:
         raise InputError(f"dps={dps} must be a positive integer")
     args = (params.s, params.c0, params.c1, params.lam)

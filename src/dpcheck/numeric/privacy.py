@@ -105,16 +105,26 @@ def round_to(value: mpf | float | Fraction, digits: int, up: bool) -> Fraction:
     if isinstance(value, float):
         value = Fraction(value)  # exact
     elif isinstance(value, mpf):  # exact too: no rounding to the working precision
-        value = Fraction(int(value.man)) * Fraction(2) ** int(value.exp)
+        if not mpmath.isfinite(value) or value <= 0:
+            raise ValueError(f"round_to needs a finite positive value, got {value}")
+        value = Fraction(int(value.man)) * Fraction(2) ** int(value.exp)  # .man is unsigned
     if value <= 0:
         raise ValueError(f"round_up needs a positive value, got {value}")
-    e = len(str(value.numerator // value.denominator)) - 1 if value >= 1 else 0
-    if value < 1:
-        e = -1
-        while value * Fraction(10) ** (-e) < 1:
-            e -= 1
+    e = _decimal_exponent(value)
     unit = Fraction(10) ** (e - digits + 1)
     return (-((-value) // unit) if up else value // unit) * unit
+
+
+def _decimal_exponent(value: Fraction) -> int:
+    """floor(log10(value)) for value > 0, exactly (an estimate from the bit lengths,
+    then corrected by exact comparisons: fast for values like 1e-216937 too)."""
+    bits = value.numerator.bit_length() - value.denominator.bit_length()
+    e = int(bits * 0.30102999566398120) - 1
+    while Fraction(10) ** (e + 1) <= value:
+        e += 1
+    while Fraction(10) ** e > value:
+        e -= 1
+    return e
 
 
 def decimal(value: Fraction, digits: int) -> str:
@@ -128,6 +138,56 @@ def _loss_expr(mechanism: str, sensitivity: Fraction, lower: Fraction, upper: Fr
     return worst.loss_wide if sensitivity >= upper - lower else worst.loss
 
 
+#: the largest working precision (digits) of an enclosure of the loss: closed forms with
+#: exponents up to R/λ ~ 10^2000 (the number parser's ceilings) are enclosed below it
+MAX_DPS = 20_000
+
+
+def loss_ball(
+    mechanism: str, sensitivity: Fraction, lower: Fraction, upper: Fraction, scale: Fraction,
+    digits: int = 30, target: Fraction | None = None,
+):  # type: ignore[no-untyped-def]
+    """An arb enclosure of the worst-case loss at ``scale`` (minus ``target`` if given),
+    the precision raised (x4, up to :data:`MAX_DPS` digits) until the ball is finite and
+    tight to ``digits`` significant digits, or excludes 0 when ``target`` is given (the
+    closed form cancels, and exp(R/λ) needs about log2(R/λ) bits before any digit is right).
+    """
+    import flint
+
+    from dpcheck.numeric.rigorous import arb_eval
+
+    expr = _loss_expr(mechanism, sensitivity, lower, upper)
+    if target is not None:
+        expr = expr - sp.Rational(target.numerator, target.denominator)
+    env = {delta1: sensitivity, c0: lower, c1: upper, lam: scale}
+    dps = digits + 15
+    while True:
+        ball = arb_eval(expr, env, dps=dps)
+        if ball.is_finite():
+            if target is not None and (ball > 0 or ball < 0):
+                return ball
+            if target is None and (
+                ball.rad() == 0 or ball.rad() < abs(ball.mid()) * flint.arb(10) ** (-digits - 3)
+            ):
+                return ball
+        if dps >= MAX_DPS:
+            return ball
+        dps = min(4 * dps, MAX_DPS)
+
+
+def _upper_end(ball) -> Fraction:  # type: ignore[no-untyped-def]
+    """The upper end of a finite ball as an exact Fraction (rounded outward)."""
+    import flint
+
+    old = flint.ctx.prec
+    flint.ctx.prec = 4 * MAX_DPS  # the end at (at least) the ball's own precision
+    try:
+        man, exp = ball.upper().man_exp()
+    finally:
+        flint.ctx.prec = old
+    return Fraction(int(man)) * Fraction(2) ** int(exp)
+
+
 def loss_upper(
     mechanism: str,
     sensitivity: Fraction,
@@ -138,37 +198,31 @@ def loss_upper(
 ) -> Fraction:
     """A certified upper bound on the worst-case loss at ``scale``: the arb enclosure's upper
     end, rounded up to ``digits`` significant digits."""
-    import flint
-
-    from dpcheck.numeric.rigorous import arb_eval
-
-    env = {delta1: sensitivity, c0: lower, c1: upper, lam: scale}
-    enc = arb_eval(_loss_expr(mechanism, sensitivity, lower, upper), env, dps=digits + 15)
-    old = flint.ctx.dps
-    flint.ctx.dps = digits + 15  # the upper end at the enclosure's own precision
-    try:
-        man, exp = enc.upper().man_exp()
-    finally:
-        flint.ctx.dps = old
-    return round_up(Fraction(int(man)) * Fraction(2) ** int(exp), digits)
+    ball = loss_ball(mechanism, sensitivity, lower, upper, scale, digits)
+    if not ball.is_finite():
+        raise InputError(
+            f"the worst-case loss at scale={short(scale)} could not be enclosed within"
+            f" {MAX_DPS} digits (exponents (c1 - c0)/scale beyond about 10^{MAX_DPS // 4})"
+        )
+    return round_up(_upper_end(ball), digits)
 
 
 def certify_loss(
     mechanism: str, setting: Setting, scale: Fraction, target: Fraction | None = None
 ) -> bool | None:
     """Whether loss(``scale``) <= ``target`` (default ε), decided rigorously: True or False
-    from an arb enclosure that excludes ``target``, else by exact symbolic equality (BIT's
-    loss min(Δ, R)/λ equals ε at λ = Δ/ε exactly); None when neither settles it."""
-    from dpcheck.numeric.rigorous import arb_eval
-
+    from an arb enclosure that excludes ``target`` (precision raised as needed), else by
+    exact symbolic equality (BIT's loss min(Δ, R)/λ equals ε at λ = Δ/ε exactly); None
+    when neither settles it."""
     target = setting.epsilon if target is None else target
-    expr = _loss_expr(mechanism, setting.sensitivity, setting.lower, setting.upper)
-    env = {delta1: setting.sensitivity, c0: setting.lower, c1: setting.upper, lam: scale}
-    diff = arb_eval(expr - sp.Rational(target.numerator, target.denominator), env, dps=60)
+    args = (mechanism, setting.sensitivity, setting.lower, setting.upper, scale)
+    diff = loss_ball(*args, digits=45, target=target)
     if diff < 0:
         return True
     if diff > 0:
         return False
+    expr = _loss_expr(mechanism, setting.sensitivity, setting.lower, setting.upper)
+    env = {delta1: setting.sensitivity, c0: setting.lower, c1: setting.upper, lam: scale}
     exact = sp.simplify(
         expr.subs({k: sp.Rational(v.numerator, v.denominator) for k, v in env.items()})
         - sp.Rational(target.numerator, target.denominator)
@@ -178,14 +232,31 @@ def certify_loss(
 
 def certified_calibration(mechanism: str, setting: Setting, dps: int = 30) -> Fraction:
     """:func:`calibrated_scale` rounded up to ``dps`` digits and confirmed in arb to give
-    loss <= ε (nudged up by one unit in the last digit until it is): a scale that is safe,
-    and at most a few units in the last printed digit above the smallest safe scale."""
+    loss <= ε: a scale that is safe.  It is nudged up by one unit in the last digit, then by
+    growing steps (4x each time) until confirmed, so a calibration that float or mpmath
+    rounding put on the wrong side is corrected, never printed unconfirmed."""
     scale = round_up(calibrated_scale(mechanism, setting, dps), dps)
-    for _ in range(20):
+    step = Fraction(1, 10**dps)
+    for _ in range(200):
         if certify_loss(mechanism, setting, scale):
+            # the guide may sit a hair above the root (its bisection stops at a relative
+            # width): step down while one unit less is still confirmed (at most 3 units)
+            for _ in range(3):
+                unit = Fraction(10) ** (_decimal_exponent(scale) - dps + 1)
+                if scale - unit <= 0 or not certify_loss(mechanism, setting, scale - unit):
+                    break
+                scale -= unit
             return scale
-        scale = round_up(scale * (1 + Fraction(1, 10**dps)), dps)
-    raise RuntimeError("the calibrated scale could not be confirmed in arb")  # pragma: no cover
+        scale = round_up(scale * (1 + step), dps)
+        step *= 4
+    raise ArithmeticError("the calibrated scale could not be confirmed in arb")  # pragma: no cover
+
+
+def calibration_is_tight(mechanism: str, setting: Setting, scale: Fraction, dps: int) -> bool:
+    """Whether one unit in the ``dps``-th digit below ``scale`` the loss exceeds ε, confirmed
+    in arb: then ``scale`` is the smallest ε-DP scale rounded up to ``dps`` digits."""
+    unit = Fraction(10) ** (_decimal_exponent(scale) - dps + 1)
+    return scale - unit > 0 and certify_loss(mechanism, setting, scale - unit) is False
 
 
 def calibrated_scale(mechanism: str, setting: Setting, dps: int = 30) -> mpf:
@@ -195,6 +266,10 @@ def calibrated_scale(mechanism: str, setting: Setting, dps: int = 30) -> mpf:
     return scale_for_loss(mechanism, setting.sensitivity, setting.lower, setting.upper, target, dps)
 
 
+#: digits of the bisection of :func:`scale_for_loss` (the secant finishes the rest)
+GUIDE_DPS = 30
+
+
 def scale_for_loss(
     mechanism: str, sensitivity: Number, lower: Number, upper: Number, target: Number, dps: int = 30
 ) -> mpf:
@@ -202,7 +277,11 @@ def scale_for_loss(
 
     BIT, or Δ >= R: min(Δ, R)/target.  Truncated with Δ < R: bisection of the
     derived loss, which is proved strictly decreasing in λ; the bracket starts
-    at Δ/target, where the loss is Δ/λ + log ΔC >= target.
+    at Δ/target, where the loss is Δ/λ + log ΔC >= target.  The bisection runs at
+    :data:`GUIDE_DPS` digits; the last digits come from secant steps at ``dps`` digits
+    (an evaluation at 200 digits with exponents R/λ near 10^400 costs 100 times one at 50,
+    and bisection needs 3.3 evaluations per digit, the secant a handful in all).  The
+    result is a guide: :func:`certified_calibration` confirms it in arb.
     """
     check_mechanism(mechanism)
     with mpmath.workdps(dps + 20):
@@ -211,19 +290,50 @@ def scale_for_loss(
         width = up_bound - lo_bound
         if mechanism == "bit" or delta >= width:
             return min(delta, width) / target
-        f = _compiled(mechanism, False)
-        lo = delta / target
+    f = _compiled(mechanism, False)
+    coarse = min(dps, GUIDE_DPS)
+    # a small target means a scale far above R: the normalisers 1 - e^x/2 - e^y/2 cancel
+    # in about log10(1/target) digits, which the working precision must carry on top
+    # (twice: 1 - e^{-R/λ} and the second logarithm lose them, then the difference of the
+    # two logarithms, about log(R/λ) each, loses them again)
+    with mpmath.workdps(30):
+        extra = 2 * max(0, int(-mpmath.floor(mpmath.log10(mp._mpf(target))))) + 10
+    with mpmath.workdps(coarse + 20 + extra):
+        args = (mp._mpf(delta), mp._mpf(lo_bound), mp._mpf(up_bound))
+        goal = mp._mpf(target)
+        lo = args[0] / goal
         hi = 2 * lo
-        while f(delta, lo_bound, up_bound, hi) > target:
+        while f(*args, hi) > goal:
             lo, hi = hi, 2 * hi
-        tol = mpf(10) ** (-(dps + 5))
+        tol = mpf(10) ** (-(coarse + 5))
         while hi - lo > tol * hi:
             mid = (lo + hi) / 2
-            if f(delta, lo_bound, up_bound, mid) > target:
+            if f(*args, mid) > goal:
                 lo = mid
             else:
                 hi = mid
-        return +hi
+        if dps <= coarse:
+            return +hi
+    with mpmath.workdps(dps + 20 + extra):
+        def g(x: mpf) -> mpf:
+            return f(delta, lo_bound, up_bound, x) - target
+
+        a, b = +lo, +hi
+        ga, gb = g(a), g(b)
+        tol = mpf(10) ** (-(dps + 5))
+        for _ in range(4 * dps):  # Illinois regula falsi: the bracket [a, b] is kept
+            c = b - gb * (b - a) / (gb - ga)
+            gc = g(c)
+            if gc == 0:
+                return c
+            if (gc > 0) == (gb > 0):
+                ga /= 2
+            else:
+                a, ga = b, gb
+            b, gb = c, gc
+            if abs(b - a) <= tol * abs(b):
+                break
+        return max(a, b)  # the larger end: the loss is decreasing, so the safer one
 
 
 @dataclass(frozen=True)
@@ -373,8 +483,13 @@ def summary(
         "epsilon-DP decided by": "arb enclosure of loss - epsilon (exact equality if it touches 0)",
         "attained at": attained(mechanism, setting),
         "calibrated scale": decimal(calibrated, dps),
-        "calibrated scale kind": "upper bound on the smallest epsilon-DP scale: rounded up to "
-        f"{dps} digits, loss <= epsilon there confirmed in arb",
+        "calibrated scale kind": (
+            f"upper bound on the smallest epsilon-DP scale: rounded up to {dps} digits, loss"
+            " <= epsilon there confirmed in arb"
+            if calibration_is_tight(mechanism, setting, calibrated, dps)
+            else "upper bound on the smallest epsilon-DP scale: loss <= epsilon there confirmed"
+            f" in arb; not shown to be within one unit in the {dps}th digit of the smallest"
+        ),
         "calibrated/scale": _s(mp._mpf(calibrated) / mp._mpf(used)),
         "loss at calibrated scale": _s(at_calibrated, dps - 5),
         "loss <= epsilon at calibrated scale (arb)": True,

@@ -57,13 +57,14 @@ import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from fractions import Fraction
-from functools import cache
+from functools import cache, lru_cache
 
 import mpmath
 import numpy as np
 
 from dpcheck.errors import InputError
 from dpcheck.inputs.numbers import parse_number, short
+from dpcheck.numeric import profile_balls
 from dpcheck.numeric.names import canonical_mechanism, parts
 
 #: significant digits of every printed privacy number
@@ -523,13 +524,6 @@ def pair_ball(
         flint.ctx.dps = old
 
 
-def _arb_end(ball, upper: bool) -> mpmath.mpf:
-    """An endpoint of a ball as an exact mpf (:func:`profile_balls._exact`, unrounded)."""
-    from dpcheck.numeric.profile_balls import _exact
-
-    return _mpf_exact(_exact(ball, upper))
-
-
 def _mirror_event(nb: Neighbours, t: Fraction, mirrored: bool) -> str:
     if nb.base == "geometric":
         return f"Y >= {short(t)}" if mirrored else f"Y <= {short(t)}"
@@ -538,9 +532,11 @@ def _mirror_event(nb: Neighbours, t: Fraction, mirrored: bool) -> str:
 
 def _round(value: mpmath.mpf | float | Fraction, digits: int, up: bool) -> str:
     """``value`` (>= 0) rounded up (or down) to ``digits`` significant digits, exactly
-    (:func:`dpcheck.numeric.privacy.round_to`), as text."""
+    (:func:`dpcheck.numeric.privacy.round_to`), as text; ``inf`` for an infinite one."""
     from dpcheck.numeric.privacy import decimal, round_to
 
+    if isinstance(value, mpmath.mpf) and value == mpmath.inf:
+        return "inf"
     if value <= 0:
         return "0"
     return decimal(round_to(value, digits, up), digits)
@@ -552,6 +548,95 @@ def _round_up(value: mpmath.mpf | float | Fraction, digits: int = DIGITS) -> str
 
 def _round_down(value: mpmath.mpf | float | Fraction, digits: int = DIGITS) -> str:
     return _round(value, digits, False)
+
+
+# ---------------------------------------------------------------------------- labels
+
+
+Value = Fraction | mpmath.mpf
+
+
+def _fraction(value: Value) -> Fraction | None:
+    """An exact value as a Fraction (None for ±inf)."""
+    if isinstance(value, Fraction):
+        return value
+    if isinstance(value, int):
+        return Fraction(value)
+    if not mpmath.isfinite(value):
+        return None
+    return profile_balls.to_fraction(value)
+
+
+def _le(a: Value, b: Value) -> bool:
+    """a <= b exactly (Fractions and exact mpf values, ±inf included)."""
+    if isinstance(a, mpmath.mpf) and a == mpmath.inf:
+        return isinstance(b, mpmath.mpf) and b == mpmath.inf
+    if isinstance(b, mpmath.mpf) and b == mpmath.inf:
+        return True
+    if isinstance(a, mpmath.mpf) and isinstance(b, mpmath.mpf):
+        return bool(a <= b)  # mpf comparisons are exact
+    # a Fraction against an mpf: first against the Fraction's two 256-bit roundings (exact
+    # mpf comparisons; an mpf such as 2^-10^11 has no Fraction that fits in memory), then,
+    # only when the mpf falls between them, exactly
+    if isinstance(a, mpmath.mpf) and not isinstance(b, mpmath.mpf):
+        if a <= profile_balls.rounded(b, up=False):
+            return True
+        if a > profile_balls.rounded(b, up=True):
+            return False
+    elif isinstance(b, mpmath.mpf) and not isinstance(a, mpmath.mpf):
+        if profile_balls.rounded(a, up=True) <= b:
+            return True
+        if profile_balls.rounded(a, up=False) > b:
+            return False
+    fa, fb = _fraction(a), _fraction(b)
+    assert fa is not None and fb is not None
+    return fa <= fb
+
+
+def agreement(lower: Value, upper: Value, digits: int = DIGITS) -> int:
+    """The largest n <= ``digits`` such that ``lower`` and ``upper`` round up to the same
+    n-digit decimal: then that decimal is the true value (which lies between them) rounded
+    up to n digits.  ``digits`` when they are equal; 0 when none agrees."""
+    from dpcheck.numeric.privacy import round_to
+
+    if _le(upper, lower):
+        return digits
+    if not lower > 0 or (isinstance(upper, mpmath.mpf) and not mpmath.isfinite(upper)):
+        return 0
+    for n in range(digits, 0, -1):
+        if round_to(lower, n, True) == round_to(upper, n, True):
+            return n
+    return 0
+
+
+def bracket_kind(lower: Value, upper: Value, how: str) -> str:
+    """The label of a certified bracket [lower, upper] of a privacy number: 'exact' only when
+    the two agree exactly, 'exact to the digits shown' when the printed (rounded-up) value is
+    the true one rounded up, else a certified upper bound and the bracket's relative width."""
+    if _le(upper, lower):
+        return f"exact ({how})"
+    if agreement(lower, upper) >= DIGITS:
+        return f"exact to the digits shown (certified bracket, {how})"
+    width = _relative_width(lower, upper)
+    if width <= 1e-10:
+        return (
+            f"certified upper bound, within {width:.1g} relative of the attained lower value"
+            f" (bracket [lower, upper], {how})"
+        )
+    shown = "inf" if width == math.inf else f"{width:.2g}"
+    return f"certified upper bound (bracket [lower, upper] not closed: relative width {shown};" \
+        f" {how})"
+
+
+def _relative_width(lower: Value, upper: Value) -> float:
+    """(upper - lower) / upper as a float (inf when lower <= 0 or upper is infinite)."""
+    lo, up = _fraction(lower), _fraction(upper)
+    if lo is None or up is None or not lo > 0:
+        return math.inf
+    return float((up - lo) / up)
+
+
+# ---------------------------------------------------------------------------- delta(epsilon)
 
 
 @dataclass
@@ -593,13 +678,17 @@ ARGUMENT = [
 
 
 def delta_for_epsilon(nb: Neighbours, eps: Fraction, dps: int = 30) -> Profile:
-    """δ(ε) = sup over neighbours of H_ε (the module docstring's three steps).
+    """δ(ε) = sup over neighbours of H_ε (the module docstring's three steps), certified.
 
-    0 exactly when the pure epsilon is known in closed form (or by enumeration) and is
-    at most ε."""
+    0 exactly when the pure epsilon's certified upper bound is at most ε (compared exactly).
+    Unbounded: the pair (0, Δ) at its exact crossing.  Bounded: the ball-arithmetic
+    branch-and-bound of :func:`profile_balls.certified_delta` over the edge (capped, for
+    clamping, by the unbounded mechanism's δ: post-processing).  The printed ``delta lower``
+    is recomputed at the attained pair and event from the *derived* CDF in arb
+    (:func:`pair_ball`) and checked against mpmath (:func:`pair_value`)."""
     if nb.base != "gaussian" or nb.bounded:
         pure = pure_epsilon(nb)
-        if pure.upper <= _mpf(eps):
+        if _le(pure.upper_value, eps):
             return Profile(
                 eps,
                 mpmath.mpf(0),
@@ -607,109 +696,103 @@ def delta_for_epsilon(nb: Neighbours, eps: Fraction, dps: int = 30) -> Profile:
                 Fraction(0),
                 nb.step,
                 "none needed",
-                f"exact: 0 (pure epsilon {pure.as_dict()['pure epsilon']} <= epsilon, {pure.kind})",
+                f"exact: 0 (pure epsilon {pure.as_dict()['pure epsilon']} <= epsilon,"
+                f" compared exactly; {pure.kind})",
                 pure.method,
                 [],
             )
-    found = search(nb, float(eps), budget=SEARCH_BUDGET)
-    s = Fraction(found.s)
-    s2 = s + nb.step
-    if found.mirrored:
-        s, s2 = s2, s
-    t = Fraction(found.t) if math.isfinite(found.t) else Fraction(0)
-    ball_note = ""
-    if math.isfinite(found.t):
-        lower = max(mpmath.mpf(0), pair_value(nb, eps, s, s2, t, dps))
-        lower, ball_note = _confirm_in_ball(nb, eps, s, s2, t, lower)
-    else:
-        lower = mpmath.mpf(0)
-    if not found.lower > 0:
-        t_text = "empty event"
-    else:
-        t_text = _mirror_event(nb, t, found.mirrored)
-    monotone = nb.bounding != "folded"
-    method = found.method + ball_note
-    if not monotone:
-        upper = max(_folded_upper(nb, eps), lower)
-        kind = (
-            "upper bound by post-processing (folding is a function of the Laplace"
-            " mechanism's output: its delta, certified in arb); delta lower is attained by a"
-            " half-line event (the folded likelihood ratio is not proved monotone)"
-        )
-    elif nb.base == "geometric":
-        kind = "exact (every pair on the edge enumerated; value at the crossing)"
-        upper = lower * (1 + mpmath.mpf(10) ** (-DIGITS - 2))
-    else:
-        upper, how = _certified_upper(nb, eps, lower)
-        upper = min(upper, mpmath.mpf(1))  # H = P(E) - e^ε P'(E) <= 1, trivially
-        method += "; " + how
-        if not nb.bounded:
-            kind = (
-                "exact (the worst pair (0, Δ) is known; value at the exact crossing,"
-                " certified in ball arithmetic)"
-            )
-        elif upper <= lower * (1 + mpmath.mpf(10) ** -10):
-            kind = (
-                "exact to 10 significant digits (certified bracket [lower, upper],"
-                " ball arithmetic)"
-            )
-        else:
-            kind = "certified upper bound (ball arithmetic; bracket [lower, upper] not closed)"
-    argument = [*ARGUMENT] if monotone else []
-    return Profile(eps, upper, lower, s, s2, t_text, kind, method, argument)
-
-
-def _folded_upper(nb: Neighbours, eps: Fraction) -> mpmath.mpf:
-    """δ(ε) of the unbounded Laplace mechanism with the folded one's step, certified: an
-    upper bound for the folded Laplace (data-processing inequality)."""
-    from dpcheck.numeric import profile_balls
-
-    return _arb_end(profile_balls.unbounded_sup(nb, eps), True)
-
-
-def _certified_upper(nb: Neighbours, eps: Fraction, lower: mpmath.mpf) -> tuple:
-    """The printed δ for a continuous base: an upper bound certified in ball arithmetic
-    (:mod:`dpcheck.numeric.profile_balls`), and how it was established."""
-    from dpcheck.numeric import profile_balls
-
-    unbounded = _arb_end(profile_balls.unbounded_sup(nb, eps), True)
+    if nb.bounding == "folded":
+        return _folded_profile(nb, eps, dps)
     if not nb.bounded:
-        return unbounded, "upper end of the ball at the exact crossing (arb)"
-    capped = "capped by the unbounded mechanism's δ (post-processing), certified in arb"
-    if nb.bounding == "clamped" and unbounded <= lower * (1 + mpmath.mpf(10) ** -12):
-        return max(unbounded, lower), capped
-    bound, cells, _ = profile_balls.certified_sup(nb, eps, float(lower))
-    upper = _mpf(bound)
-    how = (
-        f"certified by a ball-arithmetic branch-and-bound over {cells} cells of the edge"
-        " (stochastic order and the mean-value form)"
+        upper, got = profile_balls.unbounded_delta(nb, eps)
+        method = "translation invariance: the pair (0, Δ) at its exact crossing (arb)"
+        how = "ball arithmetic at the exact crossing of the pair (0, Δ)"
+    else:
+        cap = None
+        if nb.bounding == "clamped":
+            cap = profile_balls.unbounded_delta(nb, eps)[0]
+        found = profile_balls.certified_delta(nb, eps, cap=cap)
+        edge = min(found.attained.s, found.attained.s_prime)
+        top, got = profile_balls.precise_pair(profile_balls.Setting.of(nb), eps, edge)
+        upper = max(found.upper, top)
+        how = "ball-arithmetic branch-and-bound over the edge"
+        method = (
+            f"{how} ({found.cells} cells; stochastic order and the mean-value form)"
+            + ("; capped by the unbounded mechanism's δ (post-processing)" if cap is not None
+               else "")
+        )
+    lower, note = _attained(nb, eps, got, dps)
+    upper = min(max(upper, lower), mpmath.mpf(1))  # H = P(E) - e^ε P'(E) <= 1, trivially
+    kind = bracket_kind(lower, upper, how)
+    event = "empty event" if got.t is None or not lower > 0 else _mirror_event(
+        nb, got.t, got.mirrored
     )
-    if nb.bounding == "clamped" and unbounded < upper:
-        upper = unbounded
-        how += "; " + capped
-    return max(upper, lower), how
+    return Profile(eps, upper, lower, got.s, got.s_prime, event, kind, method + note, ARGUMENT)
 
 
-def _confirm_in_ball(
-    nb: Neighbours, eps: Fraction, s: Fraction, s2: Fraction, t: Fraction, value: mpmath.mpf
-) -> tuple[mpmath.mpf, str]:
-    """The attained value at (s, s', t) recomputed in ball arithmetic: the ball's lower
-    end replaces the mpmath value (so ``delta lower`` is certified), and a value outside
-    the ball is an error, never printed."""
+def _attained(nb: Neighbours, eps: Fraction, got, dps: int) -> tuple[mpmath.mpf, str]:  # type: ignore[no-untyped-def]
+    """The attained value at (s, s', t): the engine's ball-arithmetic value, checked against
+    the *derived* CDF at the same pair and event, in arb (:func:`pair_ball`) and in mpmath
+    (:func:`pair_value`): a disagreement is an error, never printed.  Where the derived
+    closed form cancels (its ball stays wide, e.g. 1 + erf(x) far in a tail) the check is
+    skipped and the method says so."""
     from dpcheck.numeric.rigorous import NotRigorous
 
+    if got.t is None or not got.value > 0:
+        return mpmath.mpf(0), ""
     try:
-        ball = pair_ball(nb, eps, s, s2, t)
+        ball = pair_ball(nb, eps, got.s, got.s_prime, got.t, 40)
     except NotRigorous:  # pragma: no cover - every derived CDF is enclosable today
-        return value, "; attained value by mpmath (no ball enclosure)"
-    low, high = _arb_end(ball, False), _arb_end(ball, True)
+        return got.value, "; attained value in ball arithmetic (arb)"
+    low, high = profile_balls.end(ball, False), profile_balls.end(ball, True)
+    if high < got.value:  # the two balls are disjoint
+        raise ArithmeticError(
+            f"{nb.mechanism}: the derived CDF's ball [{low}, {high}] misses the engine's"
+            f" attained value {got.value}"
+        )
+    if not profile_balls.precise(ball):
+        return got.value, (
+            "; attained value in ball arithmetic (arb; the derived CDF's closed form cancels"
+            " here, so it encloses but does not pin it)"
+        )
+    value = pair_value(nb, eps, got.s, got.s_prime, got.t, dps)
     with mpmath.workdps(40):
-        slack = mpmath.mpf(10) ** -25 * (1 + abs(value))
+        slack = mpmath.mpf(10) ** -25 * max(abs(value), abs(low), abs(high))
         if not low - slack <= value <= high + slack:
             raise ArithmeticError(
                 f"{nb.mechanism}: mpmath value {value} outside its ball [{low}, {high}]"
             )
-    return max(mpmath.mpf(0), low), "; attained value confirmed in ball arithmetic (arb)"
+    return got.value, "; attained value confirmed in ball arithmetic (arb)"
+
+
+def _folded_profile(nb: Neighbours, eps: Fraction, dps: int) -> Profile:
+    """The folded Laplace: δ at most the Laplace mechanism's with the same step (folding is
+    a function of its output: the data-processing inequality), certified in arb; ``delta
+    lower`` attained by a half-line event on a grid of the edge (its likelihood ratio is
+    not proved monotone, so half-lines may miss the best event)."""
+    upper, _ = profile_balls.unbounded_delta(nb, eps)
+    found = search(nb, float(eps), budget=SEARCH_BUDGET)
+    s = Fraction(found.s)
+    got = profile_balls.Attained(mpmath.mpf(0), s, s + nb.step, None, False)
+    if found.mirrored:
+        got.s, got.s_prime = s + nb.step, s
+    note = ""
+    if found.lower > 0 and math.isfinite(found.t):
+        got.t, got.mirrored = Fraction(found.t), found.mirrored
+        # no engine of its own here: the derived CDF's ball is the attained value
+        got.value = max(mpmath.mpf(0), profile_balls.end(
+            pair_ball(nb, eps, got.s, got.s_prime, got.t, 40), False))
+    lower, note = _attained(nb, eps, got, dps)
+    upper = max(upper, lower)
+    kind = (
+        "upper bound by post-processing (folding is a function of the Laplace"
+        " mechanism's output: its delta, certified in arb); delta lower is attained by a"
+        " half-line event (the folded likelihood ratio is not proved monotone)"
+    )
+    event = "empty event" if not lower > 0 else _mirror_event(nb, got.t, got.mirrored)  # type: ignore[arg-type]
+    return Profile(
+        eps, upper, lower, got.s, got.s_prime, event, kind, found.method + note, []
+    )
 
 
 # ---------------------------------------------------------------------------- pure epsilon
@@ -717,182 +800,344 @@ def _confirm_in_ball(
 LIU = {"truncated-laplace": "truncated", "clamped-laplace": "bit"}
 
 
+def _as_mpf(value: Value, up: bool) -> mpmath.mpf:
+    """An exact value as an mpf: itself when it is one (or dyadic), else rounded up (down)
+    at 256 bits, so that the mpf stays on the safe side of the value."""
+    if isinstance(value, mpmath.mpf):
+        return value
+    q = Fraction(value)
+    if q.denominator & (q.denominator - 1) == 0:
+        return profile_balls.exact(q)
+    return profile_balls.rounded(q, up)
+
+
 @dataclass
 class Pure:
-    """The pure epsilon sup log P_s(y)/P_s'(y): upper (safe side), lower (attained), where."""
+    """The pure epsilon sup log P_s(y)/P_s'(y): upper (safe side), lower (attained), where.
 
-    upper: mpmath.mpf
-    lower: mpmath.mpf
+    ``upper_value``/``lower_value`` are exact (a Fraction where the value is rational);
+    ``upper``/``lower`` are the same as mpf, rounded outward."""
+
+    upper_value: Value
+    lower_value: Value
     kind: str
     pair: dict[str, str]
     method: str
 
+    @property
+    def upper(self) -> mpmath.mpf:
+        return _as_mpf(self.upper_value, True)
+
+    @property
+    def lower(self) -> mpmath.mpf:
+        return _as_mpf(self.lower_value, False)
+
     def as_dict(self) -> dict[str, object]:
-        up = "inf" if self.upper == mpmath.inf else _round_up(self.upper)
-        low = "inf" if self.lower == mpmath.inf else _round_down(self.lower)
         return {
-            "pure epsilon": up,
-            "pure epsilon lower": low,
+            "pure epsilon": _round_up(self.upper_value),
+            "pure epsilon lower": _round_down(self.lower_value),
             "pure epsilon kind": self.kind,
             "attained at": self.pair,
             "pure epsilon method": self.method,
         }
 
 
-def _log_ratio_low_fast(nb: Neighbours, a: np.ndarray) -> tuple:
-    """log of the likelihood ratio of (a, a + step) at the lowest output c0, and its
-    mirror at c1: the largest log ratio of the pair (monotone likelihood ratio, step 1);
-    for the lattice laws (point masses at c0 and c1)."""
-    d = float(nb.step)
-    lo, hi = float(nb.lower), float(nb.upper)  # type: ignore[arg-type]
-
-    def low(a, b, lo, hi):
-        return np.log(_fast_cdf(nb, np.full_like(a, lo), a, lo, hi)) - np.log(
-            _fast_cdf(nb, np.full_like(a, lo), b, lo, hi)
-        )
-
-    up = low(a, a + d, lo, hi)
-    down = low(-a - d, -a, -hi, -lo)
-    mirrored = down > up
-    return np.where(mirrored, down, up), mirrored
-
-
+@lru_cache(maxsize=512)
 def pure_epsilon(nb: Neighbours) -> Pure:
     """sup over neighbours and outputs of log P_s(y)/P_s'(y) (issue 19, "Pure epsilon").
 
-    Unbounded Laplace and geometric: Δ/λ, floor(Δ)/b (the log ratio is constant
-    below s); the Gaussian: infinite.  Liu's two Laplace mechanisms: the derived
-    closed form of :mod:`dpcheck.symbolic.privacy` (arb enclosure).  The others:
-    by step 1 the largest log ratio of a pair is at the lowest (or highest) output,
-    and by step 2 on the edge; the geometric edge is enumerated; the Gaussian ones
-    are certified in ball arithmetic (:func:`profile_balls.certified_pure`: a closed
-    form at one pair when clamped, a branch-and-bound of the log ratio when
-    truncated).  The folded Laplace: at most Δ/λ (post-processing)."""
+    Exact (a Fraction) where it is a closed form: the unbounded Laplace and geometric,
+    step/θ (the log ratio is constant below s), and their clamped versions, which are
+    post-processing of them and attain the same ratio at y = c0 for the pair
+    (c1 - step, c1); the Gaussian: infinite.  Liu's truncated Laplace: the derived closed
+    form of :mod:`dpcheck.symbolic.privacy` enclosed in arb (precision raised until tight).
+    The others, certified in ball arithmetic (:func:`profile_balls.certified_pure`): by
+    step 1 the largest log ratio of a pair is at the lowest (or highest) output, and by
+    step 2 on the edge.  The folded Laplace: at most step/λ (post-processing)."""
     d = nb.step
-    if nb.bounding == "none":
-        if nb.base == "gaussian":
-            return Pure(
-                mpmath.inf,
-                mpmath.inf,
-                "exact: infinite (the Gaussian log ratio is unbounded in y)",
-                {"s": "0", "s'": _num(d), "y": "-inf"},
-                "closed form",
-            )
-        value = mpmath.mpf(d.numerator) / d.denominator / _mpf(nb.scale)
+    if not nb.bounded and nb.base == "gaussian":
         return Pure(
-            value,
-            value,
-            "exact (closed form sensitivity/scale)",
-            {"s": "0", "s'": _num(d), "y": "any y <= 0"},
+            mpmath.inf,
+            mpmath.inf,
+            "exact: infinite (the Gaussian log ratio is unbounded in y)",
+            {"s": "0", "s'": _num(d), "y": "-inf"},
             "closed form",
         )
-    assert nb.lower is not None and nb.upper is not None
-    if nb.mechanism in LIU:
-        from dpcheck.numeric import privacy as liu
-
-        args = (LIU[nb.mechanism], nb.sensitivity, nb.lower, nb.upper, nb.scale)
-        up = liu.loss_upper(*args, digits=DIGITS + 5)
-        value = liu.privacy_loss(*args, dps=DIGITS + 10)
-        setting = liu.Setting(Fraction(1), nb.sensitivity, nb.lower, nb.upper)
-        place = liu.attained(LIU[nb.mechanism], setting)[0]
-        return Pure(
-            _mpf(up),
-            value,
-            "exact (derived closed form, Liu 2019 Def. 2; arb enclosure)",
-            place,
-            "symbolic (dpcheck.symbolic.privacy)",
-        )
+    value = d / nb.scale
+    if nb.bounding == "none" and nb.base in ("laplace", "geometric"):
+        pair = {"s": "0", "s'": _num(d), "y": "any y <= 0"}
+        return Pure(value, value, "exact (closed form sensitivity/scale)", pair, "closed form")
+    if nb.bounding == "clamped" and nb.base == "geometric":
+        return _clamped_lattice_pure(nb)
     if nb.bounding == "folded":
-        value = _mpf(d) / _mpf(nb.scale)
         return Pure(
             value,
-            mpmath.mpf(0),
+            Fraction(0),
             "upper bound (post-processing of the Laplace mechanism)",
             {},
             "data-processing inequality",
         )
-    lo, hi = float(nb.lower), float(nb.upper - d)
-    if nb.base == "geometric":
-        s = lo + np.arange(int(hi - lo) + 1, dtype=float)
-        v, m = _log_ratio_low_fast(nb, s)
-        i = int(np.argmax(v))
-        x, found, upper, method = float(s[i]), float(v[i]), float(v[i]), "every integer pair"
-        mirrored = bool(m[i])
-    else:  # the truncated or clamped Gaussian: certified in ball arithmetic
-        from dpcheck.numeric import profile_balls
+    assert nb.lower is not None and nb.upper is not None
+    if nb.mechanism in LIU:
+        return _liu_pure(nb)
+    up, low, a, cells, closed = profile_balls.certified_pure(nb)
+    how = (
+        "closed form at the pair (c1 - Δ, c1), y = c0 (log-concavity of Φ), arb"
+        if nb.bounding == "clamped"
+        else f"ball-arithmetic branch-and-bound over the edge ({cells} cells)"
+    )
+    pair = {"s": _num(a), "s'": _num(a + d), "y": _num(nb.lower)}
+    return Pure(up, low, bracket_kind(low, up, how), pair, how)
 
-        up, low, a, cells, closed = profile_balls.certified_pure(nb)
-        if closed and up <= low * (1 + Fraction(1, 10**11)):
-            kind = "exact to the digits shown (certified bracket, ball arithmetic)"
+
+def _clamped_ratio_is(nb: Neighbours, value: Fraction) -> bool:
+    """Whether log P_{c0}(c0)/P_{c0 + step}(c0) is ``value`` = step/θ, exactly: the derived
+    lattice CDF at integer points is a rational function of α = e^{-1/θ}; written in a
+    symbol x = α, the ratio must cancel to x^(-step)."""
+    import sympy as sp
+
+    from dpcheck.numeric.mechanism_mp import _THETA, _Y
+    from dpcheck.symbolic.symbols import c0, c1
+    from dpcheck.symbolic.symbols import s as s_sym
+
+    assert nb.lower is not None and nb.upper is not None
+    if value != nb.step / nb.scale or nb.step.denominator != 1:
+        return False
+    below, above = _cdf_exprs(nb.mechanism)
+    x = sp.Symbol("x", positive=True)
+
+    def at(u: Fraction) -> sp.Expr:
+        expr = above if nb.lower >= u else below  # y = c0: the branch y >= s only at s = c0
+        env = {_Y: nb.lower, s_sym: u, c0: nb.lower, c1: nb.upper}
+        expr = expr.subs({k: sp.Integer(int(v)) for k, v in env.items()})
+        return expr.subs(_THETA, -1 / sp.log(x))
+
+    try:
+        ratio = sp.cancel(at(nb.lower) / at(nb.lower + nb.step))
+    except Exception:  # pragma: no cover - SymPy could not reduce it: the bracket stands
+        return False
+    return bool(ratio == x ** (-int(nb.step)))
+
+
+def _clamped_lattice_pure(nb: Neighbours) -> Pure:
+    """The clamped two-sided geometric: at most step/θ (clamping is post-processing of the
+    unbounded mechanism, whose pure ε at distance step is step/θ), attained by the point
+    mass at c0 for the pair (c0, c0 + step): exact when the derived CDF's ratio cancels to
+    α^(-step) (:func:`_clamped_ratio_is`), else the attained ratio in arb is the lower end."""
+    assert nb.lower is not None
+    d = nb.step
+    value = d / nb.scale
+    pair = {"s": _num(nb.lower), "s'": _num(nb.lower + d), "y": _num(nb.lower)}
+    how = "closed form step/scale: clamping is post-processing of the unbounded mechanism"
+    if _clamped_ratio_is(nb, value):
+        how += ", and the point mass at c0 attains its ratio (derived CDF, exact)"
+        return Pure(value, value, f"exact ({how})", pair, "closed form")
+    balls = profile_balls.Setting.of(nb).balls(Fraction(0), False, profile_balls.PREC_MAX)
+    low = profile_balls.end(balls.log_ratio_at_lo(nb.lower, nb.lower + d), False)
+    how += "; attained ratio at the point mass at c0 in arb"
+    return Pure(value, low, bracket_kind(low, value, how), pair, "closed form")
+
+
+def _liu_pure(nb: Neighbours) -> Pure:
+    """Liu's truncated Laplace: the derived worst-case loss (Liu 2019, Def. 2;
+    :func:`dpcheck.symbolic.privacy.worst_case`) in arb, precision raised until tight."""
+    from dpcheck.numeric import privacy as liu
+    from dpcheck.numeric.rigorous import arb_eval
+    from dpcheck.symbolic.symbols import c0, c1, delta1, lam
+
+    assert nb.lower is not None and nb.upper is not None
+    expr = liu._loss_expr(LIU[nb.mechanism], nb.sensitivity, nb.lower, nb.upper)
+    env = {delta1: nb.sensitivity, c0: nb.lower, c1: nb.upper, lam: nb.scale}
+    setting = liu.Setting(Fraction(1), nb.sensitivity, nb.lower, nb.upper)
+    place = liu.attained(LIU[nb.mechanism], setting)[0]
+    method = "symbolic (dpcheck.symbolic.privacy)"
+    rational = _rational_value(expr, env)
+    if rational is not None:  # BIT: min(Δ, R)/λ
+        how = "derived closed form, Liu 2019 Def. 2, evaluated in exact rationals"
+        return Pure(rational, rational, f"exact ({how})", place, method)
+    digits = DIGITS + 25
+    while True:
+        ball = arb_eval(expr, env, dps=digits)
+        if profile_balls.precise(ball) or digits >= 5000:
+            break
+        digits *= 4
+    low, up = profile_balls.end(ball, False), profile_balls.end(ball, True)
+    how = "derived closed form, Liu 2019 Def. 2; arb enclosure"
+    return Pure(up, max(low, mpmath.mpf(0)), bracket_kind(low, up, how), place, method)
+
+
+def _rational_value(expr, env) -> Fraction | None:  # type: ignore[no-untyped-def]
+    """``expr`` at exact rationals, when SymPy reduces it to a rational number."""
+    import sympy as sp
+
+    value = expr.subs({k: sp.Rational(v.numerator, v.denominator) for k, v in env.items()})
+    if isinstance(value, sp.Rational):
+        return Fraction(int(value.p), int(value.q))
+    return None
+
+
+# ---------------------------------------------------------------------------- decisions
+
+
+def decide(
+    nb: Neighbours, eps: Fraction, delta: Fraction, budget: int = profile_balls.CELL_BUDGET
+) -> bool | None:
+    """Whether δ(ε) <= δ, certified: True (the certified upper bound is at most δ), False
+    (an attained value exceeds δ), None (not settled within the budget and precision).
+    δ = 0 asks about the pure ε."""
+    pure = pure_epsilon(nb)
+    if _le(pure.upper_value, eps):
+        return True
+    if delta == 0:
+        return False if not _le(pure.lower_value, eps) else None
+    below, above = profile_balls.rounded(delta, False), profile_balls.rounded(delta, True)
+    if not nb.bounded or nb.bounding == "folded":
+        upper, got = profile_balls.unbounded_delta(nb, eps)
+        if upper <= below:
+            return True
+        if nb.bounding == "folded":
+            lower = delta_for_epsilon(nb, eps).lower
+            return False if lower > above else None
+        return False if got.value > above else None
+    cap = profile_balls.unbounded_delta(nb, eps)[0] if nb.bounding == "clamped" else None
+    found = profile_balls.certified_delta(nb, eps, threshold=below, cap=cap, budget=budget)
+    if found.decided:
+        return True
+    if found.attained.value > above:
+        return False
+    return None
+
+
+#: certified decisions spent by one search for ε(δ) or a calibrated scale, at most
+DECISIONS = 120
+#: cells of one decision while a bracket is being found (the bisection then uses the full budget)
+QUICK = 300
+
+
+def _certified_edge(
+    holds: Callable[[Fraction, int], bool | None],
+    lo: Fraction,
+    hi: Fraction,
+    cap: Fraction | None,
+    floor: Fraction,
+) -> tuple[Fraction | None, Fraction, int]:
+    """A certified bracket of the edge x* of a monotone property (false below x*, true
+    above), from a guess lo <= hi: returns (x_low: the property certified false there,
+    or None if not found; x_high: certified true there; decisions spent).
+
+    ``hi`` grows by factors (1 + r), r = 1e-12, 4e-12, ... until certified true (``cap``,
+    where it is known true, ends the growth); ``lo`` shrinks likewise towards ``floor``
+    until certified false; then certified bisection narrows [x_low, x_high] while
+    decisions settle.  Every printed end is thus certified, whatever the guess was."""
+    spent = 0
+    r = Fraction(1, 10**12)
+    while True:
+        if cap is not None and hi >= cap:
+            hi = cap
+            break
+        spent += 1
+        if holds(hi, QUICK) is True:
+            break
+        lo, hi, r = max(lo, hi), hi * (1 + r), r * 4  # what failed is a lower start
+        if spent > DECISIONS:
+            raise ArithmeticError("the upper end could not be certified")
+    low: Fraction | None = None
+    if cap is not None and hi == cap and spent <= DECISIONS:
+        # next to the cap (a tiny δ: ε(δ) is within a hair of the pure ε): one decision
+        x = cap * (1 - Fraction(1, 10**15))
+        spent += 1
+        if holds(x, QUICK) is False:
+            low = x
+    r = Fraction(1, 10**12)
+    x = min(lo, hi) if lo > floor else hi / 2
+    while low is None and x > floor and spent <= DECISIONS:
+        spent += 1
+        answer = holds(x, QUICK)
+        if answer is False:
+            low = x
+            break
+        if answer is True:
+            hi = min(hi, x)
+        x, r = max(floor, x / (1 + r)), r * 4
+    if low is None:
+        return None, hi, spent
+    for _ in range(80):
+        if spent > DECISIONS or _round_up(low) == _round_up(hi):
+            break
+        mid = (low + hi) / 2
+        spent += 1
+        answer = holds(mid, profile_balls.CELL_BUDGET)
+        if answer is None:
+            break
+        if answer:
+            hi = mid
         else:
-            kind = "certified upper bound (ball arithmetic; bracket not closed)"
-        method = (
-            "closed form at the pair (c1 - Δ, c1), y = c0 (log-concavity of Φ), arb"
-            if nb.bounding == "clamped"
-            else f"ball-arithmetic branch-and-bound over the edge ({cells} cells, mean-value form)"
-        )
-        pair = {"s": _num(a), "s'": _num(a + d), "y": _num(nb.lower)}
-        return Pure(_mpf_exact(up), _mpf_exact(low), kind, pair, method)
-    a = Fraction(x)
-    s, s2 = (a + d, a) if mirrored else (a, a + d)
-    y = nb.upper if mirrored else nb.lower
-    value = _pair_log_ratio(nb, s, s2, y)
-    upper_mp = max(mpmath.mpf(upper), value) * (1 + mpmath.mpf(10) ** (-DIGITS - 2))
-    exact = upper <= found * (1 + 1e-11) + 1e-300
-    kind = "exact to the digits shown" if exact else "upper bound (bracket not closed)"
-    return Pure(upper_mp, value, kind, {"s": _num(s), "s'": _num(s2), "y": _num(y)}, method)
-
-
-def _mpf_exact(q: Fraction) -> mpmath.mpf:
-    """A dyadic rational as an mpf, without rounding (the bounds of profile_balls)."""
-    exp = q.denominator.bit_length() - 1
-    assert q.denominator == 1 << exp, q
-    with mpmath.workdps(max(30, q.numerator.bit_length() // 3 + 10)):
-        return mpmath.ldexp(mpmath.mpf(q.numerator), -exp)
-
-
-def _pair_log_ratio(nb: Neighbours, s: Fraction, s2: Fraction, y: Fraction) -> mpmath.mpf:
-    """log P_s(y)/P_s'(y) at a bound y in mpmath: the point mass (clamped, lattice) or,
-    for a truncated continuous law, the density ratio, as the limit of F ratios."""
-    with mpmath.workdps(60):
-        lo, hi = _mpf(nb.lower), _mpf(nb.upper)  # type: ignore[arg-type]
-        mirrored = y == nb.upper
-        a, b, lo_, hi_ = (_mpf(s), _mpf(s2), lo, hi)
-        if mirrored:
-            a, b, lo_, hi_ = -a, -b, -hi, -lo
-        if nb.bounding == "truncated" and nb.base != "geometric":
-            h = mpmath.mpf(10) ** -40 * (hi_ - lo_)
-            return mpmath.log(_cdf_mp(nb, lo_ + h, a, lo_, hi_) / _cdf_mp(nb, lo_ + h, b, lo_, hi_))
-        return mpmath.log(_cdf_mp(nb, lo_, a, lo_, hi_) / _cdf_mp(nb, lo_, b, lo_, hi_))
+            low = mid
+    return low, hi, spent
 
 
 # ---------------------------------------------------------------------------- inverse, calibration
 
 
-def _delta_upper_fast(nb: Neighbours, eps: float) -> float:
-    """A float64 guide to δ(ε)'s upper bound, for bisections (confirmed afterwards); the
-    folded Laplace's is the Laplace mechanism's (post-processing)."""
+def _delta_upper_fast(nb: Neighbours, eps: float) -> float | None:
+    """A float64 guide to δ(ε)'s upper bound, for bisections (confirmed afterwards), or None
+    where float64 cannot be trusted (ε beyond 700, values near underflow, too many inputs);
+    the folded Laplace's is the Laplace mechanism's (post-processing)."""
     if nb.bounding == "folded":
         nb = Neighbours(nb.base, nb.sensitivity, None, None, nb.scale)
-    found = search(nb, eps, rtol=1e-9, budget=20_000)
-    return found.upper
+    if eps > 700:
+        return None
+    try:
+        with np.errstate(all="ignore"):
+            found = search(nb, eps, rtol=1e-9, budget=20_000)
+    except InputError:
+        return None
+    value = found.upper
+    if not math.isfinite(value) or 0 < value < 1e-280:
+        return None
+    return value
+
+
+def _float_bisect(above: Callable[[float], bool | None], lo: float, hi: float) -> tuple:
+    """Bisection of a float guide (None: no guide there) between lo (above) and hi."""
+    for _ in range(200):
+        if hi - lo <= 1e-14 * hi:
+            break
+        mid = (lo + hi) / 2
+        got = above(mid)
+        if got is None:
+            return None
+        if got:
+            lo = mid
+        else:
+            hi = mid
+    return lo, hi
 
 
 @dataclass
 class Epsilon:
-    """ε(δ): the smallest ε with δ(ε) <= δ, as a safe upper value and a lower value."""
+    """ε(δ): the smallest ε with δ(ε) <= δ, as a safe upper value and a lower value
+    (exact ``upper_value``/``lower_value``; ``upper``/``lower`` as mpf, rounded outward)."""
 
     delta: Fraction
-    upper: mpmath.mpf
-    lower: mpmath.mpf
+    upper_value: Value
+    lower_value: Value
     kind: str
     at: Profile | None
+
+    @property
+    def upper(self) -> mpmath.mpf:
+        return _as_mpf(self.upper_value, True)
+
+    @property
+    def lower(self) -> mpmath.mpf:
+        return _as_mpf(self.lower_value, False)
 
     def as_dict(self) -> dict[str, object]:
         out: dict[str, object] = {
             "delta": short(self.delta),
-            "epsilon": "inf" if self.upper == mpmath.inf else _round_up(self.upper),
-            "epsilon lower": _round_down(self.lower),
+            "epsilon": _round_up(self.upper_value),
+            "epsilon lower": _round_down(self.lower_value),
             "epsilon kind": self.kind,
         }
         if self.at is not None:
@@ -903,48 +1148,66 @@ class Epsilon:
 def epsilon_for_delta(nb: Neighbours, delta: Fraction) -> Epsilon:
     """ε(δ) = inf{ε >= 0 : δ(ε) <= δ}, δ(ε) being non-increasing in ε.
 
-    Bisection on ε with the float64 search's upper bound, then the printed ε (rounded up)
-    is confirmed with :func:`delta_for_epsilon` (δ upper <= δ), and ε lower is
-    checked to violate it (δ lower > δ)."""
+    A float64 bisection guides where it can be trusted; the printed ε is then certified
+    (δ(ε) <= δ in ball arithmetic, :func:`decide`) and the printed lower value violates
+    it (an attained pair), by :func:`_certified_edge`, which corrects any guess: geometric
+    growth up to the pure ε (where δ = 0), then certified bisection."""
+    pure = pure_epsilon(nb)
     if delta == 0:
-        pure = pure_epsilon(nb)
-        return Epsilon(delta, pure.upper, pure.lower, pure.kind, None)
-    target = float(delta)
-    pure = float(pure_epsilon(nb).upper)
-
-    def above(e: float) -> bool:  # δ(e) > δ by the float64 bound (δ = 0 beyond the pure ε)
-        return e < pure and _delta_upper_fast(nb, e) > target
-
-    lo, hi = 0.0, 1.0
-    while above(hi):
-        lo, hi = hi, 2 * hi
-        if hi > 700:
-            raise InputError(f"delta={short(delta)} needs epsilon above 700")
-    hi = min(hi, pure)
-    if not above(0.0):
-        hi = 0.0
-    for _ in range(200):
-        if hi - lo <= 1e-14 * hi:
-            break
-        mid = (lo + hi) / 2
-        if above(mid):
-            lo = mid
-        else:
-            hi = mid
-    eps_up = Fraction(_round_up(hi)) if hi > 0 else Fraction(0)
-    at = delta_for_epsilon(nb, eps_up)
-    for _ in range(30):
-        if at.upper <= _mpf(delta):
-            break
-        eps_up = Fraction(_round_up(eps_up * (1 + Fraction(1, 10**10))))
-        at = delta_for_epsilon(nb, eps_up)
-    eps_low = Fraction(_round_down(lo)) if lo > 0 else Fraction(0)
-    below = delta_for_epsilon(nb, eps_low) if eps_low > 0 else None
-    confirmed = below is not None and below.lower > _mpf(delta)
-    kind = "upper bound: delta(epsilon) <= delta confirmed at this epsilon" + (
-        "; the lower value violates it (attained pair)" if confirmed else ""
+        return Epsilon(delta, pure.upper_value, pure.lower_value, pure.kind, None)
+    cap = _fraction(pure.upper_value)
+    guess = _epsilon_guess(nb, delta, cap)
+    lo, hi = guess if guess is not None else (Fraction(0), Fraction(1))
+    if hi == 0 and decide(nb, Fraction(0), delta) is True:
+        return Epsilon(delta, mpmath.mpf(0), mpmath.mpf(0),
+                       "exact: delta(0) <= delta already (certified)",
+                       delta_for_epsilon(nb, Fraction(0)))
+    hi = max(hi, Fraction(1, 10**30))
+    low, high, spent = _certified_edge(
+        lambda e, b: decide(nb, e, delta, b), lo, hi, cap, Fraction(0)
     )
-    return Epsilon(delta, _mpf(eps_up), _mpf(eps_low) if confirmed else mpmath.mpf(0), kind, at)
+    eps_up = Fraction(_round_up(high)) if high > 0 else Fraction(0)
+    at = delta_for_epsilon(nb, eps_up)
+    eps_low = Fraction(_round_down(low)) if low is not None and low > 0 else Fraction(0)
+    kind = (
+        "certified upper bound: delta(epsilon) <= delta confirmed at this epsilon (ball"
+        " arithmetic)"
+        + ("; the lower value violates it (attained pair), so the true epsilon(delta) lies"
+           " between them" if low is not None and low > 0 else "")
+    )
+    if low is not None and low > 0 and Fraction(_round_up(low)) == eps_up:
+        kind = "exact to the digits shown: " + kind
+    return Epsilon(delta, eps_up, eps_low, kind, at)
+
+
+def _epsilon_guess(nb: Neighbours, delta: Fraction, cap: Fraction | None):  # type: ignore[no-untyped-def]
+    """A float64 bracket (lo, hi) of ε(δ), or None where float64 cannot be trusted; the
+    unbounded mechanisms need none (a certified decision is one ball)."""
+    if not nb.bounded or float(delta) < 1e-280:
+        return None
+    target = float(delta)
+    pure = float(cap) if cap is not None else math.inf
+
+    def above(e: float) -> bool | None:  # δ(e) > δ by the float64 guide
+        if e >= pure:
+            return False
+        value = _delta_upper_fast(nb, e)
+        return None if value is None else value > target
+
+    if above(0.0) is False:
+        return Fraction(0), Fraction(0)
+    lo, hi = 0.0, 1.0
+    while True:
+        got = above(hi)
+        if got is None:
+            return None
+        if not got:
+            break
+        lo, hi = hi, 2 * hi
+    found = _float_bisect(above, lo, min(hi, pure))
+    if found is None:
+        return None
+    return Fraction(found[0]), Fraction(found[1])
 
 
 @dataclass
@@ -971,70 +1234,73 @@ class Calibration:
         }
 
 
-def _satisfied(nb: Neighbours, eps: Fraction, delta: Fraction, fast: bool) -> bool:
+def _satisfied_fast(nb: Neighbours, eps: Fraction, delta: Fraction) -> bool | None:
+    """The float64 guide's answer to "(ε, δ)-DP at this scale?" (None: no guide)."""
+    pure = pure_epsilon(nb)
     if delta == 0:
-        if fast:
-            return float(pure_epsilon(nb).upper) <= float(eps)
-        return pure_epsilon(nb).upper <= _mpf(eps)
-    if nb.bounded and pure_epsilon(nb).upper <= _mpf(eps):
-        return True  # δ(ε) = 0
-    if fast:
-        return _delta_upper_fast(nb, float(eps)) <= float(delta)
-    return delta_for_epsilon(nb, eps).upper <= _mpf(delta)
-
-
-def _violated(nb: Neighbours, eps: Fraction, delta: Fraction) -> bool:
-    """Whether (ε, δ) fails at this scale, shown by an attained (lower) value."""
-    if delta == 0:
-        return pure_epsilon(nb).lower > _mpf(eps)
-    return delta_for_epsilon(nb, eps).lower > _mpf(delta)
+        value = float(pure.upper_value)
+        return None if not math.isfinite(value) and nb.bounded else value <= float(eps)
+    if nb.bounded and _le(pure.upper_value, eps):
+        return True
+    if not nb.bounded:
+        return decide(nb, eps, delta)  # one ball: as cheap as a guide
+    value = _delta_upper_fast(nb, float(eps))
+    return None if value is None or float(delta) < 1e-280 else value <= float(delta)
 
 
 def calibrate(nb: Neighbours, eps: Fraction, delta: Fraction = Fraction(0)) -> Calibration:
     """The smallest scale at which the mechanism is (ε, δ)-DP (Holohan et al. 2018's
     bisection, generalised to any mechanism and δ >= 0).
 
-    Bisection on log(scale) with the float64 bounds (assuming, as Holohan et al. do,
-    that privacy improves with the scale); the result is rounded up to
-    :data:`DIGITS` digits and *confirmed* at that scale (δ upper <= δ, or pure ε
-    upper <= ε), nudged up until it is; ``minimal`` says whether (1 - 1e-8) of it
-    is shown to violate the target by an attained pair."""
+    Bisection on the scale with the float64 guide (assuming, as Holohan et al. do, that
+    privacy improves with the scale), then :func:`_certified_edge` with certified
+    decisions: the printed scale (rounded up to :data:`DIGITS` digits) is confirmed to
+    give (ε, δ)-DP in ball arithmetic; ``minimal`` says whether (1 - 1e-8) of it is shown
+    to violate the target by an attained pair."""
     if eps <= 0:
         raise InputError(f"epsilon={short(eps)} must be positive to calibrate")
     if delta == 0 and nb.base == "gaussian" and nb.bounding == "none":
         raise InputError("the Gaussian mechanism is never pure-DP: give --delta > 0")
+
+    def guide(scale: Fraction) -> bool | None:
+        return _satisfied_fast(nb.with_scale(scale), eps, delta)
+
     lo, hi = Fraction(1), Fraction(1)
-    while _satisfied(nb.with_scale(lo), eps, delta, True):
+    guided = True
+    while guided and guide(lo):
         lo /= 2
         if lo < Fraction(1, 2**200):
             raise InputError("every scale down to 2^-200 satisfies the target")
-    while not _satisfied(nb.with_scale(hi), eps, delta, True):
+    while guided and guide(hi) is False:
         hi *= 2
-        if hi > 2**200:
-            raise InputError("no scale up to 2^200 satisfies the target")
+        if hi > 2**3400:
+            raise InputError("no scale up to 2^3400 satisfies the target")
     for _ in range(80):
         if hi - lo <= hi / 10**12:
             break
-        mid = (lo + hi) / 2
-        mid = Fraction(float(mid))
-        if _satisfied(nb.with_scale(mid), eps, delta, True):
+        mid = Fraction(float((lo + hi) / 2)) if (lo + hi) / 2 < 2**1000 else (lo + hi) / 2
+        got = guide(mid)
+        if got is None:
+            break
+        if got:
             hi = mid
         else:
             lo = mid
-    scale = Fraction(_round_up(hi))
-    for _ in range(40):
-        if _satisfied(nb.with_scale(scale), eps, delta, False):
-            break
-        scale = Fraction(_round_up(scale * (1 + Fraction(1, 10**10))))
-    else:  # pragma: no cover
-        raise ArithmeticError("the calibrated scale could not be confirmed")
-    minimal = _violated(nb.with_scale(scale * (1 - Fraction(1, 10**8))), eps, delta)
+    low, high, _ = _certified_edge(
+        lambda sc, b: decide(nb.with_scale(sc), eps, delta, b), lo, hi, None, Fraction(0)
+    )
+    scale = Fraction(_round_up(high))
+    minimal = decide(nb.with_scale(scale * (1 - Fraction(1, 10**8))), eps, delta) is False
     here = nb.with_scale(scale)
     at = pure_epsilon(here).as_dict() if delta == 0 else delta_for_epsilon(here, eps).as_dict()
+    agreed = low is not None and _round_up(low) == _round_up(high)
     kind = (
         f"upper bound on the smallest scale: rounded up to {DIGITS} digits and confirmed"
-        " there" + ("; 0.99999999 x scale violates the target (attained pair)" if minimal else "")
-    )
+        " there" if agreed or low is None else
+        "upper bound on the smallest scale, confirmed there; a scale within"
+        f" {float((high - low) / high):.1e} relative below it violates the"
+        " target (certified)"
+    ) + ("; 0.99999999 x scale violates the target (attained pair)" if minimal else "")
     return Calibration(eps, delta, scale, minimal, kind, at, cost(here))
 
 

@@ -67,7 +67,10 @@ Geometric base (two-sided geometric on s + Z, P(Z = m) = (1-α)/(1+α) α^|m|,
 Parameters are validated elementwise: NaN, infinite s or scale, a scale <= 0,
 α outside (0, 1), c0 >= c1, s outside [c0, c1], both bounds infinite, an
 infinite bound for the folded law, non-integer s/c0/c1 for the geometric base,
-unknown or missing parameters: each a one-line :class:`InputError`.
+unknown or missing parameters, a number outside float64's range, a law unbounded on a
+side whose draws would pass float64's range there (|s| + 64 scales > 1e308), more draws
+than the ``sample size`` ceiling of :mod:`dpcheck.inputs.limits`: each a one-line
+:class:`InputError`.
 """
 
 from __future__ import annotations
@@ -82,7 +85,7 @@ from scipy import special
 
 from dpcheck.errors import InputError
 from dpcheck.inputs.numbers import parse_number, shown
-from dpcheck.numeric.arrays import Floats, output_shape
+from dpcheck.numeric.arrays import Floats
 from dpcheck.numeric.mechanism_params import INFINITE, scale_words
 from dpcheck.numeric.mechanism_params import allowed as allowed_keys
 from dpcheck.numeric.names import BASES, canonical_mechanism, parts
@@ -112,15 +115,12 @@ def _array(name: str, value: object, infinite: int = 0) -> Floats:
     if isinstance(value, str) and value.strip().lower() in INFINITE:
         sign = INFINITE[value.strip().lower()]
         if sign != infinite:
-            allowed = {-1: "only c0 may be -inf", 1: "only c1 may be +inf"}.get(
-                infinite, "only c0 = -inf or c1 = inf may be infinite"
-            )
-            raise InputError(f"{name}={shown(value)}: {allowed}")
+            raise InputError(f"{name}={shown(value)}: {_INFINITE_HINT[infinite]}")
         return np.asarray(math.inf * sign)
-    if isinstance(value, (str, Fraction)):
-        return np.asarray(float(parse_number(name, value)))
     if isinstance(value, (bool, np.bool_)):
         raise InputError(f"{name}={value!r} is not a number")
+    if isinstance(value, (str, Fraction, int)):
+        return np.asarray(_float64(name, value, parse_number(name, value)))
     try:
         arr = np.asarray(value)
     except (TypeError, ValueError):
@@ -135,8 +135,33 @@ def _array(name: str, value: object, infinite: int = 0) -> Floats:
         bad |= np.isinf(arr) & (np.sign(arr) != infinite)
     if bad.any():
         what = "is not finite" if infinite == 0 else f"must be finite or {infinite * math.inf}"
-        raise InputError(f"{name}={_first(arr, bad)} {what}")
+        hint = f" ({_INFINITE_HINT[infinite]})" if infinite and np.isinf(arr[bad]).any() else ""
+        raise InputError(f"{name}={_first(arr, bad)} {what}{hint}")
     return arr
+
+
+#: why an infinity of the wrong sign is refused, by the sign a bound may take
+_INFINITE_HINT = {
+    -1: "only c0 may be -inf, for an unbounded lower end; c0 = +inf leaves no room below c1",
+    1: "only c1 may be +inf, for an unbounded upper end; c1 = -inf leaves no room above c0",
+    0: "only c0 = -inf or c1 = inf may be infinite",
+}
+
+
+def _float64(name: str, value: object, exact: Fraction) -> float:
+    """The exact ``value`` rounded to float64, refused in one line when it leaves float64's
+    range (it would overflow, or a nonzero value would round to 0): the samplers draw in
+    float64, so the law drawn would not be the one asked for."""
+    try:
+        x = float(exact)
+    except OverflowError:
+        x = math.inf
+    if math.isinf(x) or (x == 0 and exact != 0):
+        raise InputError(
+            f"{name}={shown(value)} is outside float64's range (the samplers draw in float64:"
+            " expected 5e-324 <= |x| <= 1.8e308, or 0)"
+        )
+    return x
 
 
 def _first(arr: Floats, mask: np.ndarray) -> str:
@@ -276,7 +301,36 @@ def parameters(
                 f"the geometric scale is too large{_at(_where(zero))}"
                 " (1/scale underflows float64; expected scale <= 1e308)"
             )
+    _check_reach(base, bounding, s, c0, c1, theta, shape)
     return name, (s, c0, c1, theta), shape
+
+
+#: draws lie within this many scales of s but with probability below 2^-64 (the Laplace
+#: difference of two exponentials needs E > 44; the Gaussian ziggurat stops near 8.3σ)
+_REACH = 64.0
+
+
+def _check_reach(base: str, bounding: str, s, c0, c1, theta, shape) -> None:  # type: ignore[no-untyped-def]
+    """Refuse a law that is unbounded on a side and reaches beyond float64's range there:
+    |s| + 64 scales > 1e308 would give draws of ±inf (or NaN, inf - inf, in the geometric
+    base's difference of two floors), which no float64 sampler can avoid."""
+    with np.errstate(over="ignore", divide="ignore"):
+        scale = 1.0 / theta if base == "geometric" else theta
+        reach = np.abs(s) + _REACH * scale
+    if bounding == "none":
+        open_side = np.ones(shape, dtype=bool)
+    else:
+        open_side = np.isinf(c0) | np.isinf(c1)
+    bad = np.broadcast_to(open_side & ~(reach <= 1e308), shape)
+    if bad.any():
+        i = _where(bad)
+        key = "scale" if base == "geometric" else BASES[base]
+        value = float(np.broadcast_to(scale, shape)[i])
+        raise InputError(
+            f"s={float(np.broadcast_to(s, shape)[i])!r}, {key}={value!r}{_at(i)}: draws of this"
+            " law reach beyond float64's range (|s| + 64 scales > 1e308 on an unbounded side);"
+            " the samplers draw in float64"
+        )
 
 
 # ---------------------------------------------------------------------------
@@ -401,8 +455,19 @@ def _truncated_gaussian(gen: np.random.Generator, k: int, s, c0, c1, sigma) -> F
 
 
 def _geometric_noise(gen: np.random.Generator, k: int, rate) -> Floats:
-    z = np.floor(gen.standard_exponential(k) / rate)
-    z -= np.floor(gen.standard_exponential(k) / rate)
+    """⌊E1/r⌋ - ⌊E2/r⌋ (module docstring).  At a scale near float64's limit both floors
+    may overflow to inf (E > 1.8e308·r, probability about e^-18 each at b = 1e307); the
+    difference is then ±inf by the sign of E1 - E2 (|Z| below float64's range has
+    probability far below 2^-53 there), never inf - inf = NaN; only the clamp of a bounded
+    law sees it, and clips it to the bound on that side."""
+    e1, e2 = gen.standard_exponential(k), gen.standard_exponential(k)
+    z = np.floor(e1 / rate)
+    with np.errstate(invalid="ignore"):  # inf - inf, replaced below
+        z -= np.floor(e2 / rate)
+    both = np.isnan(z)
+    if both.any():
+        z[both] = np.sign(e1[both] - e2[both]) * np.inf
+        z[both & (e1 == e2)] = 0.0
     return z
 
 
@@ -481,14 +546,15 @@ def sample(
     """Draws of ``mechanism`` (any name of the algebra) as a float64 array.
 
     ``rng`` a numpy Generator or an int seed; ``size`` numpy's convention (None:
-    the parameters' broadcast shape); ``params`` as in
+    the parameters' broadcast shape), at most the ``sample size`` ceiling of
+    :mod:`dpcheck.inputs.limits` (10^8 draws per call); ``params`` as in
     :mod:`dpcheck.numeric.mechanism_params`, scalars or arrays.  The methods
     are those of the module docstring (inversion or a transform of numpy's
     exponential/normal draws; never a rejection loop).
     """
     gen = generator(rng)
     name, arrays, shape = parameters(mechanism, params)
-    shape = output_shape(size, shape)
+    shape = samplers.checked_shape(size, shape)
     draw = DRAWS[name]
     return samplers._blocked(shape, list(arrays), lambda k, *a: draw(gen, k, *a))
 

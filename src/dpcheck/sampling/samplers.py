@@ -27,14 +27,23 @@ outside [c0, c1] and negative sizes give a one-line InputError.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Sequence
 
 import numpy as np
 from numpy.typing import ArrayLike
 
 from dpcheck.errors import InputError
+from dpcheck.inputs.numbers import shown
 from dpcheck.numeric import names
-from dpcheck.numeric.arrays import Floats, as_floats, check_scale, mechanism_params, output_shape
+from dpcheck.numeric.arrays import (
+    Floats,
+    as_floats,
+    check_scale,
+    mechanism_params,
+    operator_index,
+    output_shape,
+)
 from dpcheck.numeric.names import check_mechanism
 
 MECHANISMS = names.MECHANISMS
@@ -57,6 +66,67 @@ def generator(rng: np.random.Generator | int | None) -> np.random.Generator:
     raise InputError(f"rng={rng!r} is not a numpy Generator or an integer seed")
 
 
+#: numpy's largest number of dimensions (NPY_MAXDIMS of numpy 2; numpy 1 allows 32)
+_MAX_DIMS = 64
+
+
+def checked_shape(size: object, params_shape: tuple[int, ...]) -> tuple[int, ...]:
+    """The shape of a sample (numpy's ``size`` convention, :func:`output_shape`), refused in
+    one line when it holds more draws than the ``sample size`` ceiling of
+    :mod:`dpcheck.inputs.limits` (10^8 draws per call: 800 MB of float64).
+
+    The size is read and its draws counted with Python integers *before* numpy sees it,
+    so ``2**40`` or ``(2**40, 2**40)`` is refused at once instead of raising numpy's
+    MemoryError (or being misread as a shape that does not broadcast); the same ceiling
+    applies to the parameters' broadcast shape when ``size`` is None.
+    """
+    if size is not None and not isinstance(size, (bool, np.bool_)):
+        try:
+            dims = (
+                (operator_index(size),)
+                if np.ndim(size) == 0  # type: ignore[arg-type]
+                else tuple(operator_index(k) for k in size)  # type: ignore[union-attr]
+            )
+        except (TypeError, ValueError):
+            dims = None  # not integers: output_shape words the refusal
+        if dims is not None:
+            if len(dims) > _MAX_DIMS:
+                raise InputError(
+                    f"size={shown(size)} has {len(dims)} dimensions (expected at most"
+                    f" {_MAX_DIMS}, numpy's limit)"
+                )
+            if all(k >= 0 for k in dims):
+                _refuse_above(size, dims)
+    shape = output_shape(size, params_shape)  # type: ignore[arg-type]
+    _refuse_above(size, shape)
+    return shape
+
+
+def _order(n: int) -> int:
+    """floor(log10 n) of a positive integer however long (no decimal text is built)."""
+    import mpmath
+
+    with mpmath.workdps(30):
+        return int(mpmath.floor(mpmath.log10(n)))
+
+
+def _refuse_above(size: object, dims: tuple[int, ...]) -> None:
+    """InputError when ``dims`` hold more draws (or one dimension more) than the ceiling."""
+    from dpcheck.inputs import limits
+
+    ceiling = limits.ceiling("sample", "size")
+    total = math.prod(dims)
+    what = f"size={shown(size)}" if size is not None else f"the parameters' shape {dims}"
+    if total > ceiling.maximum:
+        if total < 10**30:
+            count = f"{total:_}".replace("_", " ")
+        else:
+            count = f"about 10^{_order(total)}"
+        raise InputError(f"{what} asks for {count} draws, above {ceiling.describe()}")
+    if max(dims, default=0) > ceiling.maximum:  # an empty shape with a huge dimension
+        raise InputError(f"{what} has a dimension of {max(dims)}, above {ceiling.describe()}")
+
+
 def _blocked(
     shape: tuple[int, ...], params: list[Floats], draw: Callable[..., Floats]
 ) -> Floats:
@@ -64,10 +134,13 @@ def _blocked(
     total = int(np.prod(shape, dtype=np.int64))
     flat = [p if p.ndim == 0 else np.broadcast_to(p, shape).reshape(-1) for p in params]
     out = np.empty(total)
-    for start in range(0, total, CHUNK):
-        stop = min(start + CHUNK, total)
-        args = [p if p.ndim == 0 else p[start:stop] for p in flat]
-        out[start:stop] = draw(stop - start, *args)
+    # a product or quotient overflowing to ±inf is intended (a draw past a bound, clamped;
+    # a mass e^(-inf) = 0), so it is not warned about
+    with np.errstate(over="ignore"):
+        for start in range(0, total, CHUNK):
+            stop = min(start + CHUNK, total)
+            args = [p if p.ndim == 0 else p[start:stop] for p in flat]
+            out[start:stop] = draw(stop - start, *args)
     return out.reshape(shape)
 
 
@@ -95,7 +168,7 @@ def laplace(
     s_, lam_ = as_floats("s", s), as_floats("lam", lam)
     check_scale(lam_)
     params, shape = _scalar_or_array(s_, lam_)
-    shape = output_shape(size, shape)
+    shape = checked_shape(size, shape)
 
     def draw(k: int, s_b: Floats, lam_b: Floats) -> Floats:
         noise = _laplace_noise(gen, k)
@@ -119,7 +192,7 @@ def _bounded(
     """
     gen = generator(rng)
     arrays, shape = _validated(*params)
-    shape = output_shape(size, shape)
+    shape = checked_shape(size, shape)
 
     def draw(k: int, s_b: Floats, c0_b: Floats, c1_b: Floats, lam_b: Floats) -> Floats:
         y = unclamped(gen, k, s_b, c0_b, c1_b, lam_b)
@@ -138,10 +211,15 @@ def _laplace_draws(gen: np.random.Generator, k: int, s, c0, c1, lam) -> Floats:
 
 
 def _inverse_draws(gen: np.random.Generator, k: int, s, c0, c1, lam) -> Floats:
-    """The inversion of :func:`truncated` for one block."""
-    inv = 1.0 / lam
-    below_mass = -np.expm1((c0 - s) * inv)  # P1(u)
-    total = below_mass - np.expm1((s - c1) * inv)  # P1(u) + P1(v) > 0
+    """The inversion of :func:`truncated` for one block.
+
+    The distances are divided by λ, never multiplied by 1/λ: at a subnormal λ, 1/λ is
+    inf and (c0 - s)·inf is NaN when s = c0; a quotient that overflows is -inf, whose
+    expm1 is the right limit -1.
+    """
+    with np.errstate(over="ignore"):
+        below_mass = -np.expm1((c0 - s) / lam)  # P1(u)
+        total = below_mass - np.expm1((s - c1) / lam)  # P1(u) + P1(v) > 0
     w = gen.random(k)
     w *= total
     above = w >= below_mass
@@ -203,7 +281,7 @@ def truncated_rejection(
 
     gen = generator(rng)
     params, shape = _validated(s, c0, c1, lam)
-    shape = output_shape(size, shape)
+    shape = checked_shape(size, shape)
     s_, c0_, c1_, lam_ = (np.broadcast_to(p, shape).reshape(-1) for p in params)
     total = s_.size
     if total:
