@@ -113,6 +113,35 @@ def test_the_gaussian_at_epsilon_1000_is_not_a_trivial_bound() -> None:
     assert r.as_dict()["delta"] == "2.837340041357e-216937"
 
 
+def test_a_delta_below_the_print_floor_is_a_labelled_bound_not_a_runaway() -> None:
+    """ε·σ/Δ = 50000: δ is about 10^-(5.4e8); rounding it exactly needed a Fraction of
+    10^(5.4e8) (the command ran for over 5 minutes).  It prints the floor as a certified
+    upper bound, the lower value 0, in seconds."""
+    from dpcheck.numeric.privacy import PRINT_FLOOR_EXPONENT
+
+    out = run_cli(["privacy", "gaussian", "--sensitivity", "2", "--scale", "100", "--epsilon",
+                   "1000", "--json"], timeout=120)
+    assert_no_traceback(out)
+    assert out.code == 0, out.stderr
+    got = json.loads(out.stdout)
+    assert got["delta"] == f"1.0e-{PRINT_FLOOR_EXPONENT}" and got["delta lower"] == "0"
+    assert got["delta kind"].startswith("certified upper bound: the value lies below")
+    # the truth is below the floor: δ <= P(Y <= -(εσ/Δ - Δ/(2σ))) <= exp(-x²/2) / 2
+    x = mpmath.mpf(1000) * 100 / 2 - mpmath.mpf(2) / 200
+    assert -x**2 / 2 / mpmath.log(10) < -PRINT_FLOOR_EXPONENT
+    # near but above the floor the rounding stays exact
+    from dpcheck.numeric.privacy import round_to
+
+    with mpmath.workdps(30):
+        v = mpmath.mpf(3) * mpmath.mpf(10) ** -(PRINT_FLOOR_EXPONENT - 5)
+        assert round_to(v, 5, True) == F(3, 10 ** (PRINT_FLOOR_EXPONENT - 5)) or (
+            round_to(v, 5, True) == F(30001, 10 ** (PRINT_FLOOR_EXPONENT - 1)))
+        tiny = mpmath.mpf(2) ** -(10**9)
+        assert round_to(tiny, 5, True) == F(1, 10**PRINT_FLOOR_EXPONENT)
+        assert round_to(tiny, 5, False) == 0
+        assert P.bracket_kind(tiny / 2, tiny, "x").startswith("certified upper bound: the")
+
+
 def test_delta_zero_for_the_gaussian_is_an_infinite_epsilon() -> None:
     e = P.epsilon_for_delta(P.neighbours("gaussian", 1, scale=1), F(0))
     assert e.as_dict()["epsilon"] == "inf" and e.upper == mpmath.inf

@@ -99,9 +99,38 @@ def round_up(value: mpf | Fraction, digits: int) -> Fraction:
     return round_to(value, digits, up=True)
 
 
+#: the smallest decimal exponent printed exactly: a value below 10^-PRINT_FLOOR_EXPONENT
+#: (δ of a Gaussian at ε·σ/Δ = 50000 is about 10^-(5.4e8)) rounds up to 10^-PRINT_FLOOR_EXPONENT
+#: and down to 0, both on the safe side; an exact rounding would need a Fraction with
+#: hundreds of megabytes of digits.  δ = 2.8e-216937 (Gaussian, ε = 1000) is above it.
+PRINT_FLOOR_EXPONENT = 300_000
+
+
+def below_print_floor(value: mpf | float | Fraction) -> bool:
+    """Whether ``value`` (> 0) is certainly below 10^-PRINT_FLOOR_EXPONENT, decided from its
+    binary exponent alone (no big numbers are built); values just above or near the floor
+    answer False and are rounded exactly."""
+    if isinstance(value, mpf):
+        if not mpmath.isfinite(value) or value <= 0:
+            return False
+        bits = int(value.exp) + int(value.man).bit_length()  # value < 2^bits
+    elif isinstance(value, Fraction):
+        if value <= 0:
+            return False
+        bits = value.numerator.bit_length() - value.denominator.bit_length() + 1
+    else:
+        return False
+    return bits < -3.3219280948873623 * PRINT_FLOOR_EXPONENT - 2
+
+
 def round_to(value: mpf | float | Fraction, digits: int, up: bool) -> Fraction:
     """``value`` (> 0) rounded up (or down) to a decimal with ``digits`` significant digits,
-    exactly (mpf and float values are read as the exact binary numbers they are)."""
+    exactly (mpf and float values are read as the exact binary numbers they are).
+
+    Below the print floor (:func:`below_print_floor`) the answer is 10^-PRINT_FLOOR_EXPONENT
+    rounding up and 0 rounding down: still bounds on the right side, not roundings."""
+    if below_print_floor(value):
+        return Fraction(1, 10**PRINT_FLOOR_EXPONENT) if up else Fraction(0)
     if isinstance(value, float):
         value = Fraction(value)  # exact
     elif isinstance(value, mpf):  # exact too: no rounding to the working precision

@@ -539,7 +539,8 @@ def _round(value: mpmath.mpf | float | Fraction, digits: int, up: bool) -> str:
         return "inf"
     if value <= 0:
         return "0"
-    return decimal(round_to(value, digits, up), digits)
+    rounded = round_to(value, digits, up)
+    return decimal(rounded, digits) if rounded > 0 else "0"
 
 
 def _round_up(value: mpmath.mpf | float | Fraction, digits: int = DIGITS) -> str:
@@ -597,11 +598,13 @@ def agreement(lower: Value, upper: Value, digits: int = DIGITS) -> int:
     """The largest n <= ``digits`` such that ``lower`` and ``upper`` round up to the same
     n-digit decimal: then that decimal is the true value (which lies between them) rounded
     up to n digits.  ``digits`` when they are equal; 0 when none agrees."""
-    from dpcheck.numeric.privacy import round_to
+    from dpcheck.numeric.privacy import below_print_floor, round_to
 
     if _le(upper, lower):
         return digits
     if not lower > 0 or (isinstance(upper, mpmath.mpf) and not mpmath.isfinite(upper)):
+        return 0
+    if below_print_floor(upper):  # printed as the floor, not as a rounding of the value
         return 0
     for n in range(digits, 0, -1):
         if round_to(lower, n, True) == round_to(upper, n, True):
@@ -613,6 +616,13 @@ def bracket_kind(lower: Value, upper: Value, how: str) -> str:
     """The label of a certified bracket [lower, upper] of a privacy number: 'exact' only when
     the two agree exactly, 'exact to the digits shown' when the printed (rounded-up) value is
     the true one rounded up, else a certified upper bound and the bracket's relative width."""
+    from dpcheck.numeric.privacy import PRINT_FLOOR_EXPONENT, below_print_floor
+
+    if below_print_floor(upper):
+        return (
+            f"certified upper bound: the value lies below 1e-{PRINT_FLOOR_EXPONENT}, the"
+            f" smallest printed, so the floor is printed ({how})"
+        )
     if _le(upper, lower):
         return f"exact ({how})"
     if agreement(lower, upper) >= DIGITS:
@@ -630,6 +640,13 @@ def bracket_kind(lower: Value, upper: Value, how: str) -> str:
 
 def _relative_width(lower: Value, upper: Value) -> float:
     """(upper - lower) / upper as a float (inf when lower <= 0 or upper is infinite)."""
+    from dpcheck.numeric.privacy import below_print_floor
+
+    if below_print_floor(lower) or below_print_floor(upper):  # no Fraction of 2^-10^9
+        if not lower > 0 or not mpmath.isfinite(upper):
+            return math.inf
+        with mpmath.workdps(30):
+            return float((mpmath.mpf(upper) - lower) / upper)
     lo, up = _fraction(lower), _fraction(upper)
     if lo is None or up is None or not lo > 0:
         return math.inf
