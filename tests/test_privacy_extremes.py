@@ -256,7 +256,8 @@ def test_bounded_epsilon_down_to_1e_1000(mech, sens, c0, c1, scale, delta) -> No
     digits = 30 + len(str(d.denominator // max(d.numerator, 1)))
     with mpmath.workdps(digits):
         if mech != "folded-laplace":
-            pairs = ref.edge_pairs(mech, sens, c0, c1, points=3 if digits > 500 else 5 if digits > 100 else 9)
+            points = 3 if digits > 500 else 5 if digits > 100 else 9
+            pairs = ref.edge_pairs(mech, sens, c0, c1, points=points)
             assert all(ref.hockey(mech, up, s, s2, c0, c1, scale) <= _mpf(d) for s, s2 in pairs)
         low = F(e.as_dict()["epsilon lower"])
         if low > 0:
