@@ -16,6 +16,7 @@ import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import ClassVar
 
 import pytest
 
@@ -204,3 +205,28 @@ def last_number(stdout: str) -> float:
     m = _NUMBER.search(lines[-1])
     assert m, f"no number in {lines[-1]!r}"
     return float(m.group(0))
+
+
+@dataclass(frozen=True)
+class VerbCase:
+    """One generated command of a hostile suite: ``VERB mechanism --json options...``;
+    ``hostile`` names the option given a hostile value (None: every value is valid)."""
+
+    VERB: ClassVar[str] = ""
+
+    mechanism: str
+    options: tuple[tuple[str, str], ...]
+    hostile: str | None
+
+    @property
+    def args(self) -> list[str]:
+        out = [self.VERB, self.mechanism, "--json"]
+        for option, value in self.options:
+            out += [option, value]
+        return out
+
+    def value(self, option: str) -> str | None:
+        return dict(self.options).get(option)
+
+    def __str__(self) -> str:  # the test id
+        return " ".join(self.args[1:])

@@ -31,13 +31,12 @@ from __future__ import annotations
 
 import json
 import random
-from dataclasses import dataclass
 from fractions import Fraction
 
 import mpmath
 import pytest
 import reference_privacy as ref
-from cli_subprocess import assert_no_traceback, assert_refused, run_cli
+from cli_subprocess import VerbCase, assert_no_traceback, assert_refused, run_cli
 
 from dpcheck.inputs.limits import ceiling
 
@@ -99,21 +98,8 @@ NAMES = {
 }
 
 
-@dataclass(frozen=True)
-class Case:
-    mechanism: str
-    options: tuple[tuple[str, str], ...]
-    hostile: str | None
-
-    @property
-    def args(self) -> list[str]:
-        out = ["audit", self.mechanism, "--json"]
-        for option, value in self.options:
-            out += [option, value]
-        return out
-
-    def value(self, option: str) -> str | None:
-        return dict(self.options).get(option)
+class Case(VerbCase):
+    VERB = "audit"
 
     def seconds(self) -> float:
         """The documented time: per-draw cost over every pair and direction, plus fixed (a
@@ -126,9 +112,6 @@ class Case:
             n = 0.0
         passes = 4  # at most two pairs (bounded edges), both directions
         return FIXED_SECONDS + PER_MILLION * passes * n / 1e6
-
-    def __str__(self) -> str:
-        return " ".join(self.args[1:])
 
 
 def generate(seed: int, count: int, slow: bool) -> list[Case]:

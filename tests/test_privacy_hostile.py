@@ -25,13 +25,12 @@ from __future__ import annotations
 
 import json
 import random
-from dataclasses import dataclass
 from fractions import Fraction
 
 import mpmath
 import pytest
 import reference_privacy as ref
-from cli_subprocess import assert_no_traceback, assert_refused, run_cli
+from cli_subprocess import VerbCase, assert_no_traceback, assert_refused, run_cli
 
 from dpcheck.inputs.limits import ceiling
 
@@ -94,26 +93,10 @@ NAMES = {
 }
 
 
-@dataclass(frozen=True)
-class Case:
+class Case(VerbCase):
     """One generated command; ``hostile`` names the option given a hostile value."""
 
-    mechanism: str
-    options: tuple[tuple[str, str], ...]
-    hostile: str | None
-
-    @property
-    def args(self) -> list[str]:
-        out = ["privacy", self.mechanism, "--json"]
-        for option, value in self.options:
-            out += [option, value]
-        return out
-
-    def value(self, option: str) -> str | None:
-        return dict(self.options).get(option)
-
-    def __str__(self) -> str:  # the test id
-        return " ".join(self.args[1:])
+    VERB = "privacy"
 
 
 def _draw(rng: random.Random, slow: bool, key: str) -> str:

@@ -828,8 +828,24 @@ def _as_mpf(value: Value, up: bool) -> mpmath.mpf:
     return profile_balls.rounded(q, up)
 
 
+class _ExactBracket:
+    """``upper``/``lower`` as mpf, rounded outward, of the exact ``upper_value`` and
+    ``lower_value`` of a privacy number (:class:`Pure`, :class:`Epsilon`)."""
+
+    upper_value: Value
+    lower_value: Value
+
+    @property
+    def upper(self) -> mpmath.mpf:
+        return _as_mpf(self.upper_value, True)
+
+    @property
+    def lower(self) -> mpmath.mpf:
+        return _as_mpf(self.lower_value, False)
+
+
 @dataclass
-class Pure:
+class Pure(_ExactBracket):
     """The pure epsilon sup log P_s(y)/P_s'(y): upper (safe side), lower (attained), where.
 
     ``upper_value``/``lower_value`` are exact (a Fraction where the value is rational);
@@ -840,14 +856,6 @@ class Pure:
     kind: str
     pair: dict[str, str]
     method: str
-
-    @property
-    def upper(self) -> mpmath.mpf:
-        return _as_mpf(self.upper_value, True)
-
-    @property
-    def lower(self) -> mpmath.mpf:
-        return _as_mpf(self.lower_value, False)
 
     def as_dict(self) -> dict[str, object]:
         return {
@@ -1132,7 +1140,7 @@ def _float_bisect(above: Callable[[float], bool | None], lo: float, hi: float) -
 
 
 @dataclass
-class Epsilon:
+class Epsilon(_ExactBracket):
     """ε(δ): the smallest ε with δ(ε) <= δ, as a safe upper value and a lower value
     (exact ``upper_value``/``lower_value``; ``upper``/``lower`` as mpf, rounded outward)."""
 
@@ -1141,14 +1149,6 @@ class Epsilon:
     lower_value: Value
     kind: str
     at: Profile | None
-
-    @property
-    def upper(self) -> mpmath.mpf:
-        return _as_mpf(self.upper_value, True)
-
-    @property
-    def lower(self) -> mpmath.mpf:
-        return _as_mpf(self.lower_value, False)
 
     def as_dict(self) -> dict[str, object]:
         out: dict[str, object] = {

@@ -493,13 +493,36 @@ def _moment_check(
     shown: Callable[[float], float],
     unit: float,
 ) -> Check:
+    """:func:`moment_check` of the draws ``values`` (in units of ``unit``)."""
+    return moment_check(
+        values.size, exact, variance, bound, share, what, shown, unit,
+        mean=lambda: float(values.mean()),
+        block_median=lambda blocks: median_of_means(values, blocks),
+    )
+
+
+def moment_check(
+    n: int,
+    exact: float,
+    variance: float,
+    bound: float | None,
+    share: float,
+    what: str,
+    shown: Callable[[float], float],
+    unit: float,
+    *,
+    mean: Callable[[], float],
+    block_median: Callable[[int], float],
+) -> Check:
     """|estimate - exact| against the smaller of the Bernstein (when |value - exact| <= bound)
     and median-of-means thresholds; both depend on n, variance and bound only.
 
-    ``values``, ``exact``, ``variance`` and ``bound`` are in units of ``unit`` (or its
-    square); ``shown`` maps an estimate back to the mechanism's own units for the detail.
+    ``exact``, ``variance`` and ``bound`` are in units of ``unit`` (or its square);
+    ``shown`` maps an estimate back to the mechanism's own units for the detail.  The
+    estimates come from the caller: ``mean()`` (the sample mean) and ``block_median(K)``
+    (the median of K block means), from an array here or from streamed sums in
+    :mod:`dpcheck.testing._law`.
     """
-    n = values.size
     t_mom, blocks = median_of_means_halfwidth(n, variance, share)
     t_bern = bernstein_halfwidth(n, variance, bound, share) if bound is not None else math.inf
     if not (math.isfinite(min(t_bern, t_mom)) and math.isfinite(exact)):
@@ -515,11 +538,11 @@ def _moment_check(
         )
     if t_bern <= t_mom:
         assert bound is not None
-        estimate = float(values.mean())
+        estimate = mean()
         how = f"Bernstein, variance <= {variance:.4g}, range {bound:.4g}"
         p_value = bernstein_p_value(n, variance, bound, abs(estimate - exact))
     else:
-        estimate = median_of_means(values, blocks)
+        estimate = block_median(blocks)
         how = f"median of {blocks} block means, variance <= {variance:.4g}"
         p_value = median_of_means_p_value(n, variance, blocks, abs(estimate - exact))
     return Check(

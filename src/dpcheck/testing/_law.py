@@ -37,13 +37,11 @@ from dpcheck.sampling.goodness import (
     _Law,
     _point_mass_check,
     base_fourth_moment,
-    bernstein_halfwidth,
-    bernstein_p_value,
     binomial_p_value,
     dkw_p_value,
     dkw_threshold,
     median_of_means_halfwidth,
-    median_of_means_p_value,
+    moment_check,
 )
 from dpcheck.testing import _defaults
 
@@ -204,39 +202,16 @@ def _moment_check(
     shown: Callable[[float], float],
     unit: float,
 ) -> Check:
-    """:func:`dpcheck.sampling.goodness._moment_check` from the accumulated sums (the same
+    """:func:`dpcheck.sampling.goodness.moment_check` from the accumulated sums (the same
     thresholds, estimates, p-values and wording)."""
-    t_mom, blocks = median_of_means_halfwidth(n, variance, share)
-    t_bern = bernstein_halfwidth(n, variance, bound, share) if bound is not None else math.inf
-    if not (math.isfinite(min(t_bern, t_mom)) and math.isfinite(exact)):
-        return Check(
-            what,
-            0.0,
-            math.inf,
-            share,
-            f"not tested: the exact value ({exact:.4g}) or its variance bound ({variance:.4g})"
-            f" overflows float64 in units of {unit:.4g} (the law and support tests still apply)",
-        )
-    if t_bern <= t_mom:
-        assert bound is not None
-        estimate = acc.total / n
-        how = f"Bernstein, variance <= {variance:.4g}, range {bound:.4g}"
-        p_value = bernstein_p_value(n, variance, bound, abs(estimate - exact))
-    else:
+
+    def block_median(blocks: int) -> float:
         assert acc.block_sums is not None and acc.blocks == blocks
-        estimate = float(np.median(acc.block_sums / acc.per_block))
-        how = f"median of {blocks} block means, variance <= {variance:.4g}"
-        p_value = median_of_means_p_value(n, variance, blocks, abs(estimate - exact))
-    return Check(
-        what,
-        abs(estimate - exact),
-        min(t_bern, t_mom),
-        share,
-        f"estimate {shown(estimate):.10g}, exact {shown(exact):.10g} ({how};"
-        f" statistic in units of {unit:.4g})",
-        observed=shown(estimate),
-        expected=shown(exact),
-        p_value=p_value,
+        return float(np.median(acc.block_sums / acc.per_block))
+
+    return moment_check(
+        n, exact, variance, bound, share, what, shown, unit,
+        mean=lambda: acc.total / n, block_median=block_median,
     )
 
 
