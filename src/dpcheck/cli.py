@@ -118,11 +118,16 @@ def _eval(args: argparse.Namespace) -> int:
     from dpcheck.numeric.names import QUANTITY_NAMES, resolve
     from dpcheck.numeric.params import MechanismParams, parse_assignments
 
-    mechanism, quantity = resolve(args.quantity)
-    values = parse_assignments(args.assignments)
+    quantity = str(args.quantity).rpartition(".")[2]
     # the quantile has its own ceiling (limits: eval --dps (quantile))
     ceiling = limits.ceiling("eval", "--dps (quantile)" if quantity == "quantile" else "--dps")
     dps = parse_count("--dps", args.dps, 1, ceiling.maximum, ceiling.describe())
+    from dpcheck.laws import cli as laws_cli
+
+    if args.density is not None or laws_cli.is_law_name(str(args.quantity).rpartition(".")[0]):
+        return laws_cli.run_eval(args, dps)
+    mechanism, quantity = resolve(args.quantity)
+    values = parse_assignments(args.assignments)
     liu = (
         args.quantity in QUANTITY_NAMES
         and not any(
@@ -154,6 +159,10 @@ def _privacy(args: argparse.Namespace) -> int:
     from dpcheck.numeric import privacy
     from dpcheck.numeric.params import parse_number
 
+    from dpcheck.laws import cli as laws_cli
+
+    if laws_cli.wants_laws(args.mechanism, args):
+        return laws_cli.run_privacy(args)
     if args.mechanism not in ("truncated", "bit") or args.delta is not None:
         from dpcheck import privacy_cli
 
@@ -610,6 +619,20 @@ def _setting_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def _law_arguments(parser: argparse.ArgumentParser) -> None:
+    """A user's own noise law (issue 35): its density as LaTeX, its support and parameters."""
+    parser.add_argument(
+        "--density",
+        help="a noise law's density (or pmf) in z, as LaTeX, e.g. '\\frac{1}{2b} e^{-|z|/b}'",
+    )
+    parser.add_argument(
+        "--support", default="real", choices=("real", "integers"), help="of --density"
+    )
+    parser.add_argument(
+        "--param", action="append", help="a parameter of --density: NAME>0 or NAME>=0 (repeat)"
+    )
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(
         prog="dpcheck", description="Check the mathematics of differential-privacy papers."
@@ -675,6 +698,7 @@ def build_parser() -> argparse.ArgumentParser:
         " y=.. for cdf, p=.. for quantile",
     )
     e.add_argument("--dps", default="30", help="significant digits (default 30, at most 10000)")
+    _law_arguments(e)
     e.add_argument("--json", action="store_true")
     e.set_defaults(func=_eval)
 

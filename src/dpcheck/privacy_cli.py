@@ -35,6 +35,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--brute-force", action="store_true", help="(Liu's report) grid search")
     parser.add_argument("--plot", help="write the privacy profile delta(epsilon) (png/pdf)")
     parser.add_argument("--json", action="store_true")
+    parser.add_argument("--radius", help="truncate the noise to |Z| <= radius (issue 35)")
+    parser.add_argument(
+        "--set", action="append", help="another parameter of the law: NAME=VALUE (repeat)"
+    )
+    parser.add_argument("--k", help="krr: the number of categories k >= 2")
+    parser.add_argument("--delta-at", help="krr: also give delta at this epsilon'")
+    from dpcheck.cli import _law_arguments
+
+    _law_arguments(parser)
 
 
 def report(args: argparse.Namespace) -> dict[str, object]:

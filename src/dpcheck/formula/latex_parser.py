@@ -154,11 +154,14 @@ _FRACS = frozenset({"frac", "tfrac", "dfrac", "cfrac"})
 _OPERATORS = frozenset({"cdot", "times", "div"})
 _OTHER = frozenset({"sqrt", "boxed"})
 _DELIMS = {"{": "\\{", "}": "\\}", "lbrace": "\\{", "rbrace": "\\}"}
+#: absolute-value bars: '|' opens or closes, \lvert opens, \rvert closes (issue 35)
+_BARS = {"lvert": "open", "rvert": "close", "vert": "either"}
 _CLOSES = {")": "(", "]": "[", "}": "{", "\\}": "\\{"}
 _SINGLE = frozenset("+-*/^_=,'")
 _SUPPORTED = (
     "\\frac \\tfrac \\dfrac \\sqrt \\exp \\log \\ln \\erf \\erfc \\Phi \\phi \\cdot "
-    "\\times \\left \\right \\big \\boxed \\mathrm{e} \\mathrm{erf}, Greek letters, spacing"
+    "\\times \\left \\right \\big \\boxed \\mathrm{e} \\mathrm{erf} |x| \\lvert \\rvert,"
+    " Greek letters, spacing"
 )
 _LABEL_COMMANDS = frozenset({"\\mu", "\\sigma", "\\lambda"})
 _LABEL_OPS = frozenset("_^*,'")
@@ -229,6 +232,9 @@ class _Tokenizer:
             elif ch in ")]}":
                 self._emit(Token("close", ch, self.i, _CLOSES[ch]))
                 self.i += 1
+            elif ch == "|":
+                self._emit(Token("bar", ch, self.i, "either"))
+                self.i += 1
             elif ch in _SINGLE:
                 self._emit(Token("op", ch, self.i, ch))
                 self.i += 1
@@ -289,6 +295,9 @@ class _Tokenizer:
                 )
             self.need_delim = Token("cmd", text, start, name)
             return
+        if name in _BARS:
+            self._emit(Token("bar", text, start, _BARS[name]))
+            return
         if name in _DELIMS:
             value = _DELIMS[name]
             if value == "\\{":
@@ -327,7 +336,7 @@ class _Tokenizer:
 
     def _emit(self, tok: Token) -> None:
         if self.need_delim is not None:
-            if tok.kind not in ("open", "close"):
+            if tok.kind not in ("open", "close", "bar"):
                 raise InputError(
                     f"expected a delimiter such as '(' after {_show(self.need_delim.text)} at "
                     f"position {self.need_delim.pos}, found {_show(tok.text)} at position "
@@ -368,6 +377,8 @@ _PRIMARY_COMMANDS = _GREEK | set(_FUNCTIONS) | _FRACS | _OTHER
 def _starts_primary(tok: Token | None) -> bool:
     if tok is None:
         return False
+    if tok.kind == "bar":
+        return tok.value != "close"
     if tok.kind == "cmd":
         return tok.value in _PRIMARY_COMMANDS
     return tok.kind in _STARTS_PRIMARY
@@ -395,6 +406,8 @@ class _Parser:
         self.fresh = fresh
         #: the :class:`Size` of every subexpression built or measured so far
         self.sizes: dict[sp.Basic, Size] = {}
+        #: how many absolute values are open: inside one, '|' closes (no nested bars)
+        self.bars = 0
 
     def lookup(self, name: str, tok: Token) -> sp.Expr:
         """The notation's value of ``name``; a built-in constant (\\pi); a fresh symbol
@@ -540,7 +553,7 @@ class _Parser:
             elif self.is_op("/"):
                 self.take()
                 value = self._divide(value, self.factor(), tok)
-            elif _starts_primary(tok):
+            elif _starts_primary(tok) and not (tok.kind == "bar" and self.bars):
                 value = self.multiply(value, self.power(), tok.pos)
             else:
                 return value
@@ -588,6 +601,8 @@ class _Parser:
             return self.symbol()
         if tok.kind == "open":
             return self.group()
+        if tok.kind == "bar":
+            return self.absolute()
         if tok.kind == "text":
             return self.text()
         self.take()
@@ -613,6 +628,24 @@ class _Parser:
             raise self.fail(f"the bracket closing {_show(opener.text)} at position {opener.pos}")
         self.take()
         return value
+
+    def absolute(self) -> sp.Expr:
+        """|expr| (or \\lvert expr \\rvert): SymPy's Abs; bars do not nest."""
+        opener = self.take()
+        if self.bars:
+            raise InputError(
+                f"nested absolute value at position {opener.pos}: use parentheses inside |...|"
+            )
+        self.bars += 1
+        try:
+            value = self.expr()
+        finally:
+            self.bars -= 1
+        tok = self.peek()
+        if tok is None or tok.kind != "bar" or tok.value == "open":
+            raise self.fail(f"the bar closing {_show(opener.text)} at position {opener.pos}")
+        self.take()
+        return self.checked(sp.Abs(value), f"the absolute value at position {opener.pos}")
 
     def symbol(self) -> sp.Expr:
         tok = self.take()

@@ -1,0 +1,1 @@
+"""Noise laws and mechanisms as objects (issue 35)."""

@@ -1,0 +1,293 @@
+"""``dpcheck eval`` and ``dpcheck privacy`` for the law objects of :mod:`dpcheck.laws`.
+
+``dpcheck eval discrete-gaussian.var sigma=1``: a quantity of a shipped law
+(``mean``, ``var``, ``second_moment``, ``cdf`` at y, ``sf`` at y, ``pmf`` /
+``pdf`` at z, ``quantile`` at p), or of a user's law given by ``--density``
+(LaTeX, read by the safe parser) with ``--param b>0`` and ``--support``.
+
+``dpcheck privacy discrete-gaussian --sensitivity 1 --scale 2 --epsilon 1``:
+δ(ε) of the additive mechanism x + Z (:mod:`dpcheck.laws.additive`), or its
+pure ε without ``--epsilon``; ``--radius r`` first truncates the noise to
+|Z| <= r (:func:`dpcheck.laws.transforms.truncate_noise`); ``--param
+name=value`` gives the law's other parameters (the staircase's epsilon and
+gamma).  ``dpcheck privacy krr --k 4 --epsilon 1`` is k-ary randomized
+response (:mod:`dpcheck.laws.krr`).
+"""
+
+from __future__ import annotations
+
+import argparse
+from fractions import Fraction
+
+import flint
+import mpmath
+import sympy as sp
+
+from dpcheck.errors import InputError
+from dpcheck.inputs.numbers import parse_number, short
+from dpcheck.laws import registry
+from dpcheck.laws.noise import NoiseLaw
+from dpcheck.laws.numeric import Ball, Evaluator, arb_of, precision, to_mpf
+
+#: the quantities ``eval`` knows for a law, and the extra argument each needs
+QUANTITIES = {
+    "mean": None,
+    "var": None,
+    "second_moment": None,
+    "cdf": "y",
+    "sf": "y",
+    "pmf": "z",
+    "pdf": "z",
+    "quantile": "p",
+}
+
+
+def is_law_name(name: object) -> bool:
+    """Whether ``name`` is served by the law objects (not the mechanism algebra's names)."""
+    from dpcheck.numeric.names import MECHANISM_NAMES
+
+    return isinstance(name, str) and name in registry.LAWS and name not in MECHANISM_NAMES
+
+
+def user_law(args: argparse.Namespace) -> NoiseLaw | None:
+    if getattr(args, "density", None) is None:
+        return None
+    return registry.law(args.density, args.support, args.param or [], name="user law")
+
+
+def evaluate(law: NoiseLaw, quantity: str, values: dict[str, str], dps: int) -> tuple[Ball, dict]:
+    """(the ball, the parameters shown) of ``law.quantity`` at ``dps`` digits."""
+    if quantity not in QUANTITIES:
+        raise InputError(
+            f"unknown quantity {quantity!r} of {law.name} (expected one of:"
+            f" {', '.join(QUANTITIES)})"
+        )
+    extra = QUANTITIES[quantity]
+    if quantity == "pmf" and not law.is_lattice or quantity == "pdf" and law.is_lattice:
+        raise InputError(f"{law.name} has a {'pmf' if law.is_lattice else 'pdf'}, not a {quantity}")
+    values = dict(values)
+    at = None
+    if extra is not None:
+        if extra not in values:
+            raise InputError(f"{law.name}.{quantity} needs {extra}=..")
+        at = parse_number(extra, values.pop(extra))
+    params = law.parse(values)
+    with precision(dps):
+        ev = Evaluator(law, params)
+        if quantity == "mean":
+            ball = ev.mean()
+        elif quantity == "var":
+            ball = ev.var()
+        elif quantity == "second_moment":
+            ball = ev.moment(2)
+        elif quantity == "cdf":
+            ball = ev.cdf(at)
+        elif quantity == "sf":
+            ball = ev.sf(at)
+        elif quantity in ("pmf", "pdf"):
+            if law.is_lattice and at.denominator != 1:
+                raise InputError(f"z={short(at)}: expected an integer ({law.name} is on the integers)")
+            ball = ev.pmf(at)
+        else:
+            if not 0 < at < 1:
+                raise InputError(f"p={short(at)}: expected 0 < p < 1")
+            ball = quantile(ev, at, dps)
+        if ball.certified and ball.ball.rel_accuracy_bits() < dps * 3.33 and not ball.ball.is_zero():
+            raise InputError(
+                f"{law.name}.{quantity}: the ball is not narrow enough for {dps} digits"
+                " (expected fewer digits)"
+            )
+    shown = {k: short(v) for k, v in params.items()}
+    if at is not None:
+        shown[extra] = short(at)
+    return ball, shown
+
+
+def quantile(ev: Evaluator, p: Fraction, dps: int) -> Ball:
+    """The smallest y with F(y) >= p: bisection on the certified CDF."""
+    target = arb_of(p)
+    scale = ev.values[ev.law.scale]
+    lo, hi = -scale, scale
+    while not ev.cdf(lo).ball < target:
+        lo *= 2
+    while not ev.cdf(hi).ball >= target:
+        hi *= 2
+    if ev.law.is_lattice:
+        lo, hi = Fraction(int(lo) - 1), Fraction(int(hi) + 1)
+        while hi - lo > 1:
+            mid = Fraction((lo + hi) // 2)
+            if ev.cdf(mid).ball >= target:
+                hi = mid
+            else:
+                lo = mid
+        return Ball(arb_of(hi), "bisection on the certified CDF")
+    for _ in range(int(dps * 3.33) + 60):
+        mid = (lo + hi) / 2
+        c = ev.cdf(mid).ball
+        if c >= target:
+            hi = mid
+        elif c < target:
+            lo = mid
+        else:
+            break
+        lo, hi = _dyadic(lo), _dyadic(hi)
+    return Ball(arb_of(lo).union(arb_of(hi)), "bisection on the certified CDF")
+
+
+def _dyadic(v: Fraction) -> Fraction:
+    return v
+
+
+def text_value(ball: Ball, dps: int) -> str:
+    with mpmath.workdps(dps):
+        return mpmath.nstr(ball.mpf(), dps)
+
+
+def run_eval(args: argparse.Namespace, dps: int) -> int:
+    """``dpcheck eval`` for a law object (a shipped name or ``--density``)."""
+    import json
+    import sys
+
+    from dpcheck.numeric.params import parse_assignments
+
+    law = user_law(args)
+    name, dot, quantity = args.quantity.rpartition(".")
+    if law is None:
+        law = registry.get(name)
+    elif dot and name not in ("user", "law"):
+        raise InputError(
+            f"quantity {args.quantity!r}: with --density give the bare quantity (e.g. var)"
+        )
+    ball, shown = evaluate(law, quantity, parse_assignments(args.assignments), dps)
+    value = text_value(ball, dps)
+    if args.json:
+        data = {"quantity": f"{law.name}.{quantity}", "value": value, "dps": dps,
+                "params": shown, "method": ball.how, "certified": ball.certified}
+        print(json.dumps(data, indent=2))
+    else:
+        print(value)
+        if not ball.certified:
+            print(f"({ball.how}: not certified)", file=sys.stderr)
+    return 0
+
+
+def run_privacy(args: argparse.Namespace) -> int:
+    """``dpcheck privacy`` for a law object or krr."""
+    import json
+
+    data = privacy_report(args)
+    print(json.dumps(data, indent=2) if args.json else privacy_text(data))
+    return 0
+
+
+def wants_laws(mechanism: str, args: argparse.Namespace) -> bool:
+    """Whether ``dpcheck privacy`` goes to the law objects."""
+    return (
+        mechanism == "krr"
+        or is_law_name(mechanism)
+        or getattr(args, "density", None) is not None
+        or getattr(args, "radius", None) is not None
+    )
+
+
+# ---------------------------------------------------------------------------- privacy
+
+
+def privacy_report(args: argparse.Namespace) -> dict[str, object]:
+    """The JSON-ready answer of ``dpcheck privacy`` for a law object or krr."""
+    from dpcheck.laws.additive import Additive
+    from dpcheck.numeric.profile import parse_epsilon
+
+    if args.mechanism == "krr":
+        return _krr_report(args)
+    law = user_law(args) or registry.get(_base_name(args.mechanism))
+    if getattr(args, "radius", None) is not None:
+        from dpcheck.laws.transforms import truncate_noise
+
+        law = truncate_noise(law)
+    values: dict[str, object] = {}
+    for item in args.set or []:
+        name, sep, value = item.partition("=")
+        if not sep:
+            raise InputError(f"--set {item!r}: expected NAME=VALUE")
+        values[name.strip()] = value.strip()
+    if args.scale is None:
+        raise InputError(f"{law.name}: give --scale ({law.param(law.scale).expected})")
+    values[law.scale] = args.scale
+    if getattr(args, "radius", None) is not None:
+        values["radius"] = args.radius
+    params = law.parse(values)
+    sensitivity = parse_number("sensitivity", args.sensitivity)
+    mech = Additive(law, params, sensitivity)
+    head: dict[str, object] = {
+        "mechanism": law.name,
+        "sensitivity": short(sensitivity),
+        "params": {k: short(v) for k, v in params.items()},
+        "scale": short(params[law.scale]),
+    }
+    if args.epsilon is None:
+        pure = mech.pure_epsilon()
+        return {
+            **head,
+            "pure epsilon": "inf" if pure is sp.oo else _exact_text(pure),
+            "pure epsilon kind": "exact (SymPy)",
+        }
+    eps = parse_epsilon(args.epsilon)
+    return {**head, **mech.delta(eps).as_dict()}
+
+
+def _base_name(mechanism: str) -> str:
+    """The mechanism algebra's base names map to the law objects (truncate_noise needs them)."""
+    return {"geometric": "discrete-laplace"}.get(mechanism, mechanism)
+
+
+def _exact_text(value: sp.Expr) -> str:
+    value = sp.nsimplify(value) if value.is_Float else value
+    if value.is_Rational:
+        return short(Fraction(int(value.p), int(value.q)))
+    with precision(20):
+        from dpcheck.laws.arb_eval import evaluate_arb
+
+        ball = evaluate_arb(value, {})
+    return f"{sp.sstr(value)} = {mpmath.nstr(to_mpf(ball.mid()), 13)}"
+
+
+def _krr_report(args: argparse.Namespace) -> dict[str, object]:
+    from dpcheck.inputs.numbers import parse_count
+    from dpcheck.laws.krr import RandomizedResponse
+
+    if args.k is None or args.epsilon is None:
+        raise InputError("krr needs --k (the number of categories) and --epsilon (its design)")
+    k = parse_count("--k", args.k, 2, 10**6)
+    mech = RandomizedResponse(k, parse_number("epsilon", args.epsilon))
+    q = sp.Symbol("epsilon'", nonnegative=True)
+    eps = sp.Rational(mech.epsilon)
+    out: dict[str, object] = {
+        "mechanism": f"k-ary randomized response, k = {k}",
+        "epsilon (design)": short(mech.epsilon),
+        "pure epsilon": sp.sstr(mech.pure_epsilon()),
+        "pure epsilon kind": "exact (enumeration of the output law)",
+        "worst pair": {"x": 0, "x'": 1},
+        "delta(epsilon')": f"({sp.sstr(sp.exp(eps))} - exp({q}))/({sp.sstr(sp.exp(eps) + k - 1)})"
+        f" for 0 <= {q} < {short(mech.epsilon)}, 0 above",
+    }
+    if args.delta_at is not None:
+        at = parse_number("--delta-at", args.delta_at)
+        value = mech.delta(at)
+        lo, hi = mech.delta_interval(at)
+        out["delta at"] = {"epsilon'": short(at), "delta": sp.sstr(value),
+                           "value": mpmath.nstr(hi, 13), "lower": mpmath.nstr(lo, 13)}
+    return out
+
+
+def privacy_text(d: dict[str, object]) -> str:
+    lines = [f"{d['mechanism']}" + (f": sensitivity {d['sensitivity']}" if "sensitivity" in d
+                                    else "")]
+    for key, value in d.items():
+        if key in ("mechanism", "sensitivity", "argument"):
+            continue
+        lines.append(f"{key}: {value}")
+    return "\n".join(lines)
+
+
+__all__ = ["QUANTITIES", "evaluate", "is_law_name", "privacy_report", "privacy_text", "flint"]
