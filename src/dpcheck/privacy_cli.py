@@ -25,7 +25,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="any mechanism: laplace, gaussian, geometric, truncated-gaussian, clamped-geometric,"
         " ...; truncated and bit (Liu 2019) keep their report",
     )
-    parser.add_argument("--sensitivity", required=True, help="sensitivity Delta, > 0")
+    parser.add_argument("--sensitivity", help="sensitivity Delta, > 0 (required but for krr)")
     parser.add_argument("--lower", help="lower bound c0 (bounded mechanisms)")
     parser.add_argument("--upper", help="upper bound c1 > c0 (bounded mechanisms)")
     parser.add_argument("--scale", help="the base's scale (lambda, sigma or b)")
@@ -48,6 +48,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def report(args: argparse.Namespace) -> dict[str, object]:
     """The JSON-ready answer of the four modes above."""
+    if args.sensitivity is None:
+        raise InputError(f"{args.mechanism} needs --sensitivity (Delta > 0)")
     nb = P.neighbours(args.mechanism, args.sensitivity, args.lower, args.upper, args.scale)
     head: dict[str, object] = {
         "mechanism": nb.mechanism,

@@ -38,7 +38,7 @@ _UNARY: dict[type, Callable[[arb], arb]] = {
     sympy.exp: arb.exp,
     sympy.log: arb.log,
     sympy.Abs: lambda x: hull(x.abs_lower(), x.abs_upper()),  # arb's abs keeps the radius
-    sympy.sign: arb.sgn,
+    sympy.sign: lambda x: x if x.is_nan() else x.sgn(),
     sympy.floor: arb.floor,  # arb's floor/ceil return the hull when the ball meets an integer
     sympy.ceiling: arb.ceil,
     sympy.erf: arb.erf,
@@ -112,9 +112,7 @@ def _compile(expr: sympy.Basic, index: Mapping[sympy.Symbol, int]) -> Node:
     if isinstance(expr, sympy.Symbol):
         if expr not in index:
             known = ", ".join(map(str, index))
-            raise InputError(
-                f"cannot evaluate symbol {expr} in ball arithmetic (variables: {known})"
-            )
+            raise InputError(f"cannot evaluate symbol {expr} in ball arithmetic: not in {known}")
         i = index[expr]
         return lambda xs: xs[i]
     if isinstance(expr, sympy.Rational):  # Integer included
@@ -158,7 +156,11 @@ def _compile_piecewise(expr: sympy.Piecewise, index: Mapping[sympy.Symbol, int])
     def node(xs: Args) -> arb:
         acc: arb | None = None
         for value, cond in branches:
-            if (status := cond(xs)) is not False:  # the branch may apply somewhere
+            try:
+                status = cond(xs)
+            except ArithmeticError:
+                return arb.nan()
+            if status is not False:  # the branch may apply somewhere
                 acc = value(xs) if acc is None else hull(acc, value(xs))
                 if status:  # it applies on the whole ball: later branches never do
                     return acc
@@ -193,7 +195,8 @@ def _compile_cond(cond: sympy.Basic, index: Mapping[sympy.Symbol, int]) -> Cond:
         lhs, rhs = _compile(cond.lhs, index), _compile(cond.rhs, index)
 
         def rel(xs: Args) -> bool | None:
-            a, b = lhs(xs), rhs(xs)
+            if (a := lhs(xs)).is_nan() or (b := rhs(xs)).is_nan():
+                raise ArithmeticError  # the condition may be undefined: the Piecewise is NaN
             return True if yes(a, b) else False if no(a, b) else None
 
         return rel

@@ -217,6 +217,8 @@ def privacy_report(args: argparse.Namespace) -> dict[str, object]:
     if getattr(args, "radius", None) is not None:
         values["radius"] = args.radius
     params = law.parse(values)
+    if args.sensitivity is None:
+        raise InputError(f"{law.name} needs --sensitivity (Delta > 0)")
     sensitivity = parse_number("sensitivity", args.sensitivity)
     mech = Additive(law, params, sensitivity)
     head: dict[str, object] = {
