@@ -75,7 +75,7 @@ def test_streamed_checks_are_check_laws(case, n, block, seed, corrupt) -> None: 
     for in_place in (False, True):
         with pytest.MonkeyPatch.context() as patch:
             patch.setattr(_law, "BLOCK", block)
-            got = _law.streamed_check_law(draws.copy(), name, 1e-6, params, in_place)
+            got = _law.streamed_check_law(draws.copy(), _law.law_view(name, params), 1e-6, in_place)
         assert [c.name for c in got] == [c.name for c in expected]
         for a, b in zip(expected, got, strict=True):
             assert b.statistic == pytest.approx(a.statistic, rel=1e-9, abs=1e-15), (a, b)

@@ -449,6 +449,15 @@ class _Law:
 
         return np.asarray(fast_mechanisms.pmf(self.name, ks, **self.kw), dtype=np.float64)
 
+    @property
+    def lattice(self) -> bool:
+        """Whether the law lives on the integers (the two-sided geometric base)."""
+        return self.base == "geometric"
+
+    def fourth_moment(self) -> float:
+        """E((X - s)/θ)⁴ of the base law (:func:`base_fourth_moment`)."""
+        return base_fourth_moment(self.base, self.scale)
+
     def point_masses(self) -> tuple[float, float]:
         from dpcheck.numeric import fast_mechanisms
 

@@ -25,6 +25,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -36,7 +37,6 @@ from dpcheck.sampling.goodness import (
     Check,
     _Law,
     _point_mass_check,
-    base_fourth_moment,
     binomial_p_value,
     dkw_p_value,
     dkw_threshold,
@@ -116,7 +116,7 @@ def _describe(check: Check) -> str:
 
 def assert_sampler_law(
     draws: ArrayLike,
-    mechanism: str,
+    mechanism: Any,
     *,
     false_alarm: float | None = None,
     **params: object,
@@ -128,7 +128,10 @@ def assert_sampler_law(
     'truncated' and 'bit'); ``params`` as in :mod:`dpcheck.numeric.mechanism_params`
     (``s``, ``c0``, ``c1`` with ``c0=-inf`` or ``c1=inf`` for one-sided bounds,
     and the scale ``lam``/``sigma``/``scale``, or ``alpha`` for the geometric base,
-    or ``epsilon`` and ``sensitivity`` for the Laplace base).
+    or ``epsilon`` and ``sensitivity`` for the Laplace base).  ``mechanism`` may also be a
+    noise law (issue 35): an object of :mod:`dpcheck.laws` (a user's own law included) or
+    a shipped law's name ('discrete-gaussian', 'staircase', ...), centred at ``s``
+    (default 0) with its own parameters.
 
     ``false_alarm`` bounds the probability that draws of the correct law fail
     (family-wise over all the checks, by a union bound; default 1e-6, or the
@@ -147,9 +150,9 @@ def assert_sampler_law(
     level = (
         _defaults.false_alarm() if false_alarm is None else _defaults.check_false_alarm(false_alarm)
     )
-    name = canonical_mechanism(mechanism)
+    law = law_view(mechanism, params)
     x, owned = _draws(draws)
-    checks = streamed_check_law(x, name, level, params, sort_in_place=owned)
+    checks = streamed_check_law(x, law, level, sort_in_place=owned)
     failed = [c for c in checks if not c.passed]
     if failed:
         given = ", ".join(f"{k}={v!r}" for k, v in params.items())
@@ -265,36 +268,53 @@ def _ks_blocked(
     return best_left[0], best_left[1], "y-", best_left[2], best_left[3]
 
 
+def law_view(mechanism: object, params: Mapping[str, object]) -> Any:
+    """The float64 law that the checks read: a mechanism of the algebra by name, or a noise
+    law (an object of :mod:`dpcheck.laws`, or a shipped law's name) centred at ``s``."""
+    from dpcheck.laws.cli import is_law_name
+    from dpcheck.laws.noise import NoiseLaw
+
+    if isinstance(mechanism, NoiseLaw) or is_law_name(mechanism):
+        from dpcheck.laws import registry
+        from dpcheck.laws.float64 import LawAt
+
+        law = registry.get(mechanism)  # type: ignore[arg-type]
+        values = dict(params)
+        s = values.pop("s", 0.0)
+        return LawAt(law, law.parse(values), float(s))  # type: ignore[arg-type]
+    return _Law(canonical_mechanism(mechanism), params)
+
+
 def streamed_check_law(
     x: np.ndarray,
-    name: str,
+    law: Any,
     alpha: float,
-    values: Mapping[str, object],
     sort_in_place: bool = False,
 ) -> list[Check]:
     """The checks of :func:`dpcheck.sampling.goodness.check_law` (its general tests, every
     mechanism of the algebra, the same order, thresholds and wording) on flat float64
     draws ``x`` in bounded memory: see the module docstring.  With ``sort_in_place`` the
-    draws (a copy the caller owns) are sorted in place for the law test."""
-    law = _Law(name, values)
+    draws (a copy the caller owns) are sorted in place for the law test.  ``law`` is
+    :func:`law_view`'s."""
+    name = law.name
     n = x.size
     bounded = math.isfinite(law.c0) and math.isfinite(law.c1)
     # every moment in units of min(scale, R), the geometric base in units of 1 (as check_law)
     unit = min(law.scale, law.c1 - law.c0) if bounded else law.scale
-    if law.base == "geometric":
+    if law.lattice:
         unit = 1.0
     bias, var, mse = (law.standard_moment(q, unit) for q in ("bias", "var", "mse"))
     width = (law.c1 - law.c0) / unit if bounded else None
     atoms = law.atoms()
     share = alpha / (3 + len(atoms))
     ratio = law.scale / unit
-    fourth = base_fourth_moment(law.base, law.scale) * ratio**4 if ratio < 1e70 else math.inf
+    fourth = law.fourth_moment() * ratio**4 if ratio < 1e70 else math.inf
     if width is not None:
         fourth = min(fourth, width * width * mse)
     first, second = _plan(n, var, share), _plan(n, fourth, share)
     outside, first_bad, first_value = 0, -1, 0.0
     counts = [0] * len(atoms)
-    lattice = law.base == "geometric"
+    lattice = law.lattice
     for start in range(0, n, BLOCK):
         block = x[start : start + BLOCK]
         d = block - law.s
@@ -360,13 +380,13 @@ def streamed_check_law(
     return checks
 
 
-def _support(law: _Law, n: int, bad: int, first: int, value: float) -> Check:
+def _support(law: Any, n: int, bad: int, first: int, value: float) -> Check:
     """:func:`dpcheck.sampling.goodness._support_check` from the counts: the draws outside
     the law's support, each impossible under it (false alarm 0, no share of alpha)."""
     lo = "(-inf" if math.isinf(law.c0) else f"[{law.c0!r}"
     hi = "inf)" if math.isinf(law.c1) else f"{law.c1!r}]"
     support = "finite" if lo == "(-inf" and hi == "inf)" else f"in {lo}, {hi}"
-    if law.base == "geometric":
+    if law.lattice:
         support = "integers" + ("" if support == "finite" else f" {support}")
     detail = f"{bad}/{n} draws not {support}"
     if bad:

@@ -1,0 +1,176 @@
+"""The float64 face of a noise law at one parameter point: vectorised CDF and pmf,
+moments and a sampler (issue 35), for ``dpcheck.testing`` and the samplers.
+
+* The CDF of a law with closed-form tails (:meth:`NoiseLaw.tail`) is compiled once
+  to numpy (:mod:`dpcheck.laws.numpy_eval`): the left tail for y <= 0 and one
+  minus the right tail above, so neither tail cancels.  A lattice law's CDF and
+  pmf are taken at the distinct draws only, each from the certified ball of
+  :mod:`dpcheck.laws.numeric` rounded to float64.
+* Moments are the certified balls rounded to float64.
+* :func:`sampler` draws by inversion: a lattice law from its pmf on [-N, N]
+  with the mass outside below 2^-64 (the probability of a draw the table cannot
+  produce), a real law by scipy's polynomial inversion of its CDF
+  (``NumericalInversePolynomial``, u-resolution 1e-12).
+"""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+
+import flint
+import numpy as np
+
+from dpcheck.errors import InputError
+from dpcheck.laws.noise import NoiseLaw, u
+from dpcheck.laws.numeric import Evaluator, arb_of, precision, to_mpf
+
+
+def _float(ball: flint.arb) -> float:
+    return float(to_mpf(ball.mid()))
+
+
+class LawAt:
+    """A noise law centred at ``s`` with exact parameters, in float64 (the interface of
+    :class:`dpcheck.sampling.goodness._Law` that ``dpcheck.testing`` reads)."""
+
+    def __init__(self, law: NoiseLaw, values: dict[str, Fraction], s: float = 0.0) -> None:
+        self.law = law
+        self.values = values
+        self.name = law.name
+        self.s = float(s)
+        self.lattice = law.is_lattice
+        if self.lattice and self.s != math.floor(self.s):
+            raise InputError(f"s={s!r}: {law.name} lives on the integers, expected an integer s")
+        self.scale = float(values[law.scale])
+        env = law.symbols(values)
+        r = None if law.radius is None else float(law.radius.subs(env))
+        self.c0 = -math.inf if r is None else self.s - r
+        self.c1 = math.inf if r is None else self.s + r
+        self._tails = None
+        if not self.lattice and law.normaliser is not None:
+            tails = {side: law.tail(side) for side in (1, -1)}
+            if all(t is not None for t in tails.values()):
+                from dpcheck.laws.numpy_eval import compile_numpy
+
+                symbols = [p.symbol for p in law.params]
+                args = [float(values[p.name]) for p in law.params]
+                self._tails = {
+                    side: (compile_numpy(expr, [u, *symbols]), args)
+                    for side, expr in tails.items()
+                }
+
+    def _ev(self) -> Evaluator:
+        return Evaluator(self.law, self.values)
+
+    def moment(self, order: int) -> float:
+        with precision(20):
+            return _float(self._ev().moment(order).ball)
+
+    def standard_moment(self, quantity: str, unit: float) -> float:
+        """bias/unit, var/unit² or mse/unit² of s + Z (bias = E Z)."""
+        m1, m2 = self.moment(1), self.moment(2)
+        if quantity == "bias":
+            return m1 / unit
+        if quantity == "var":
+            return (m2 - m1 * m1) / unit**2
+        if quantity == "mse":
+            return m2 / unit**2
+        raise KeyError(quantity)
+
+    def fourth_moment(self) -> float:
+        """E((X - s)/scale)⁴."""
+        return self.moment(4) / self.scale**4
+
+    def cdf(self, ys: np.ndarray) -> np.ndarray:
+        z = np.asarray(ys, dtype=np.float64) - self.s
+        if self._tails is not None:
+            (left, la), (right, ra) = self._tails[-1], self._tails[1]
+            out = np.empty_like(z)
+            neg = z <= 0
+            out[neg] = left(-z[neg], *la)
+            out[~neg] = 1.0 - right(z[~neg], *ra)
+            return out
+        return self._at_distinct(z, "cdf")
+
+    def pmf(self, ks: np.ndarray) -> np.ndarray:
+        return self._at_distinct(np.asarray(ks, dtype=np.float64) - self.s, "pmf")
+
+    def _at_distinct(self, z: np.ndarray, what: str) -> np.ndarray:
+        values, inverse = np.unique(z, return_inverse=True)
+        if values.size > 100_000:
+            raise InputError(
+                f"{self.name}: its {what} has no closed form to vectorise and there are"
+                f" {values.size} distinct values (expected at most 100000)"
+            )
+        ev = self._ev()
+        out = np.empty(values.size)
+        with precision(20):
+            for i, v in enumerate(values):
+                if not math.isfinite(v):
+                    out[i] = 0.0 if v < 0 or what == "pmf" else 1.0
+                    continue
+                point = Fraction(float(v))
+                if what == "pmf":
+                    out[i] = _float(ev.pmf(point).ball) if point.denominator == 1 else 0.0
+                else:
+                    ball = ev.cdf(point)
+                    if not ball.certified:
+                        raise InputError(f"{self.name}: no certified CDF at {v!r}")
+                    out[i] = _float(ball.ball)
+        return out[inverse]
+
+    def atoms(self) -> list[tuple[str, float, float]]:
+        """The lattice point s and its mass (a binomial test), as for the geometric base."""
+        if not self.lattice:
+            return []
+        return [("s", self.s, float(self.pmf(np.array([self.s]))[0]))]
+
+
+def sampler(law: NoiseLaw, values: dict[str, Fraction]):  # type: ignore[no-untyped-def]
+    """A function (rng, n) -> n draws of Z (float64; integers on the lattice)."""
+    ev = Evaluator(law, values)
+    if law.is_lattice:
+        with precision(30):
+            n = 1
+            tiny = arb_of(2) ** -64
+            while not (ev.tail(1, n).ball + ev.tail(-1, n).ball < tiny):
+                n *= 2
+                if n > 10**7:
+                    raise InputError(f"{law.name}: the sampler's table would exceed 10^7 points")
+            ks = np.arange(-n + 1, n)
+            p = np.array([_float(ev.pmf(int(k)).ball) for k in ks])
+        cum = np.cumsum(p)
+        cum /= cum[-1]
+
+        def draw_lattice(rng: np.random.Generator, size: int) -> np.ndarray:
+            return ks[np.searchsorted(cum, rng.random(size), side="right")].astype(np.float64)
+
+        return draw_lattice
+    from scipy.stats.sampling import NumericalInversePolynomial
+
+    view = LawAt(law, values)
+    with precision(20):
+        norm = _float(ev.normaliser.ball)
+    from dpcheck.laws.numpy_eval import compile_numpy
+
+    symbols = [p.symbol for p in law.params]
+    args = [float(values[p.name]) for p in law.params]
+    kernel = compile_numpy(law.kernel, [law.variable, *symbols])
+
+    class _Dist:
+        def pdf(self, x: float) -> float:
+            return float(kernel(x, *args)) / norm
+
+        def cdf(self, x: float) -> float:
+            return float(view.cdf(np.array([x]))[0])
+
+        def support(self) -> tuple[float, float]:
+            return view.c0, view.c1
+
+    gen = NumericalInversePolynomial(_Dist(), center=0.0, u_resolution=1e-12)
+
+    def draw_real(rng: np.random.Generator, size: int) -> np.ndarray:
+        return np.asarray(gen.rvs(size, random_state=rng), dtype=np.float64)
+
+    return draw_real
