@@ -285,11 +285,11 @@ def test_truncate_noise_delta_is_not_the_removed_tail_mass_in_general():
 
 def test_a_user_defined_discrete_gaussian_from_its_pmf_matches_the_shipped_one():
     """The discrete Gaussian defined here, outside src/, from LaTeX: same var and δ."""
-    mine = registry.law(r"e^{-\frac{z^2}{2s^2}}", "integers", ["s>0"], name="my dg")
+    mine = registry.law(r"e^{-\frac{z^2}{2w^2}}", "integers", ["w>0"], name="my dg")
     with precision(40):
-        var = Evaluator(mine, {"s": F(3, 2)}).var()
+        var = Evaluator(mine, {"w": F(3, 2)}).var()
     assert close(var.mpf(), dg_direct(F(3, 2), F(1), 1)[0], 35)
-    prof = Additive(mine, {"s": F(3, 2)}, F(1)).delta(F(1, 2))
+    prof = Additive(mine, {"w": F(3, 2)}, F(1)).delta(F(1, 2))
     assert within(prof, dg_direct(F(3, 2), F(1, 2), 1)[1])
 
 
@@ -300,6 +300,7 @@ def test_a_user_defined_discrete_gaussian_from_its_pmf_matches_the_shipped_one()
         (r"e^{-|z|/c}", "real", ["b>0"], "unknown symbol"),
         (r"e^{-|z|/b}", "real", ["b<0"], "NAME>0"),
         (r"e^{-|z|/b}", "real", [], "at least one parameter"),
+        (r"e^{-|z|/s}", "real", ["s>0"], "reserved"),
         (r"\import os", "real", ["b>0"], "unknown command"),
     ],
 )

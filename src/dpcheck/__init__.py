@@ -13,3 +13,11 @@ def mechanism(name: str):  # type: ignore[no-untyped-def]
     from dpcheck.api import mechanism as _mechanism
 
     return _mechanism(name)
+
+
+def law(density, support="real", params=(), scale=None, name="user law"):  # type: ignore[no-untyped-def]
+    """``dpcheck.law(r"\\frac{1}{2b} e^{-|z|/b}", params=["b>0"])``: a noise law from its
+    density or pmf (LaTeX or SymPy); see :mod:`dpcheck.laws`."""
+    from dpcheck.laws.registry import law as _law
+
+    return _law(density, support, params, scale, name)

@@ -156,10 +156,9 @@ def _eval(args: argparse.Namespace) -> int:
 
 
 def _privacy(args: argparse.Namespace) -> int:
+    from dpcheck.laws import cli as laws_cli
     from dpcheck.numeric import privacy
     from dpcheck.numeric.params import parse_number
-
-    from dpcheck.laws import cli as laws_cli
 
     if laws_cli.wants_laws(args.mechanism, args):
         return laws_cli.run_privacy(args)

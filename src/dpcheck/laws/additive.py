@@ -252,7 +252,9 @@ def crossing(law: NoiseLaw, env: dict, eps: sp.Expr, d: sp.Expr) -> tuple[sp.Exp
     raise InputError(f"{law.name}: the likelihood ratio never falls to e^epsilon")
 
 
-def _half_line(ev: Evaluator, eps: Fraction, d: Fraction) -> tuple[mpmath.mpf, mpmath.mpf, Fraction]:
+def _half_line(
+    ev: Evaluator, eps: Fraction, d: Fraction
+) -> tuple[mpmath.mpf, mpmath.mpf, Fraction]:
     """(lower, upper, y) of sup_y F(y) - e^ε F(y - d) for a log-concave law (step 3)."""
     e = arb_of(eps).exp()
     f = ev.kernel

@@ -86,16 +86,20 @@ def evaluate(law: NoiseLaw, quantity: str, values: dict[str, str], dps: int) -> 
             ball = ev.sf(at)
         elif quantity in ("pmf", "pdf"):
             if law.is_lattice and at.denominator != 1:
-                raise InputError(f"z={short(at)}: expected an integer ({law.name} is on the integers)")
+                raise InputError(
+                    f"z={short(at)}: expected an integer ({law.name} is on the integers)"
+                )
             ball = ev.pmf(at)
         else:
             if not 0 < at < 1:
                 raise InputError(f"p={short(at)}: expected 0 < p < 1")
             ball = quantile(ev, at, dps)
-        if ball.certified and ball.ball.rel_accuracy_bits() < dps * 3.33 and not ball.ball.is_zero():
+        narrow = ball.ball.is_zero() or ball.ball.rel_accuracy_bits() >= dps * 3.33
+        if ball.certified and not narrow:
             raise InputError(
-                f"{law.name}.{quantity}: the ball is not narrow enough for {dps} digits"
-                " (expected fewer digits)"
+                f"{law.name}.{quantity}: the certified ball is not narrow enough for {dps}"
+                " digits (a value too small or too large to resolve; expected other"
+                " parameters or fewer digits)"
             )
     shown = {k: short(v) for k, v in params.items()}
     if at is not None:

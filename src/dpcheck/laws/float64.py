@@ -174,3 +174,14 @@ def sampler(law: NoiseLaw, values: dict[str, Fraction]):  # type: ignore[no-unty
         return np.asarray(gen.rvs(size, random_state=rng), dtype=np.float64)
 
     return draw_real
+
+
+def additive_sampler(law: NoiseLaw, values: dict[str, Fraction]):  # type: ignore[no-untyped-def]
+    """``sampler(x, rng, size)``: draws of x + Z, the form ``dpcheck.testing.assert_private``
+    takes."""
+    draw = sampler(law, values)
+
+    def sample(x: float, rng: np.random.Generator, size: int) -> np.ndarray:
+        return x + draw(rng, size)
+
+    return sample

@@ -55,6 +55,11 @@ _DOMAINS = {
 }
 
 
+#: names a parameter may not take: the input s, the offsets z and k, the output y, the
+#: tail argument u, the side variable t, Euler's e
+RESERVED = frozenset({"s", "z", "k", "y", "u", "t", "e"})
+
+
 @dataclass(frozen=True)
 class Param:
     """One parameter of a law: its name (as the user types it) and its domain."""
@@ -71,6 +76,11 @@ class Param:
             )
         if not self.name.isidentifier():
             raise InputError(f"parameter name {self.name!r} (expected a plain identifier)")
+        if self.name in RESERVED:
+            raise InputError(
+                f"parameter name {self.name!r} is reserved (the input s, the offset z or k,"
+                f" the output y, e); expected another name"
+            )
 
     @cached_property
     def symbol(self) -> sp.Symbol:
@@ -154,7 +164,9 @@ class NoiseLaw:
         for p in self.params:
             if p.name == name:
                 return p
-        raise InputError(f"{self.name} has no parameter {name!r} (expected one of: {self._names()})")
+        raise InputError(
+            f"{self.name} has no parameter {name!r} (expected one of: {self._names()})"
+        )
 
     def _names(self) -> str:
         return ", ".join(p.name for p in self.params)

@@ -23,12 +23,11 @@ is bounded (:data:`MAX_TERMS` lattice terms per sum).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cached_property
-from typing import Iterator
 
 import flint
 import mpmath
@@ -116,28 +115,69 @@ class Evaluator:
         """
         f = self._side[sign]
         eps = flint.arb(2) ** (-flint.ctx.prec - 8)
+        # the magnitude the sum is accurate against: its own value once that is known,
+        # else the kernel at the centre (a term whose ball holds 0 has no ratio to decide)
+        centre = self.kernel(flint.arb(0)).upper()
         total = flint.arb(0)
-        prev = None
+        weight = (lambda n: flint.arb(n) ** power) if power else (lambda n: 1)
+        prev = f(flint.arb(start - 1)) * weight(start - 1)
+        # the last kernel value proved positive, and its index: the anchor of the decay
+        # bound for terms whose balls hold 0
+        first = f(flint.arb(start - 1))
+        anchor = (start - 1, first.lower()) if first > 0 else None
         j = start
         while True:
-            term = f(flint.arb(j)) * (flint.arb(j) ** power if power else 1)
+            a = f(flint.arb(j))
+            if a.is_zero():  # beyond a bounded support (log-concave: an interval)
+                return total
+            term = a * weight(j)
             total += term
-            if prev is not None and prev > 0:
+            if prev > 0:
                 ratio = term / prev
                 if ratio < 1:
                     bound = term * ratio / (1 - ratio)
-                    if bound.upper() < (eps * abs(total)).lower() or term.upper() == 0:
+                    ref = abs(total).lower() if total > 0 else centre
+                    if bound.upper() < (eps * ref).lower():
                         return total + flint.arb(0, bound.upper())
+                    self._check_work(j - start, term, total, ratio, eps)
+                elif j - start > 10_000:
+                    self._refuse()
+            elif anchor is not None and a.upper() < (eps * centre).lower():
+                # a kernel value too small for its ball to be positive: the ratios
+                # a_{n+1}/a_n of a log-concave sequence do not increase, so every later ratio
+                # is at most r = (a_j/a_i)^(1/(j - i)), i the anchor; with q = 2^p·r <= 1/4,
+                # Σ_{n > j} n^p a_n <= a_j j^p Σ_{m >= 1} (1 + m)^p r^m <= (4/3) a_j j^p q
+                i, low = anchor
+                r = ((a.upper() / low) ** (flint.arb(1) / (j - i))).upper()
+                q = r * 2**power
+                if q <= flint.arb(1) / 4:
+                    rest = 4 * a.upper() * weight(j) * q / 3
+                    return total + flint.arb(0, rest.upper())
+            if a > 0:
+                anchor = (j, a.lower())
             if j - start > MAX_TERMS:
-                raise InputError(
-                    f"{self.law.name} at {self._shown()}: the lattice sum needs more than"
-                    f" {MAX_TERMS:,} terms (expected a smaller scale or fewer digits)"
-                )
+                self._refuse()
             prev = term
             j += 1
 
+    def _check_work(self, done: int, term, total, ratio, eps) -> None:  # type: ignore[no-untyped-def]
+        """Refuse at once when the geometric decay left needs more than MAX_TERMS terms."""
+        if done < 1000 or done % 1000:
+            return
+        need = (eps * abs(total) / term).log() / ratio.log()
+        if need.lower() > MAX_TERMS - done:
+            self._refuse()
+
+    def _refuse(self) -> None:
+        raise InputError(
+            f"{self.law.name} at {self._shown()}: the lattice sum needs more than"
+            f" {MAX_TERMS:,} terms (expected a smaller scale or fewer digits)"
+        )
+
     def _shown(self) -> str:
-        return ", ".join(f"{k}={v}" for k, v in self.values.items())
+        from dpcheck.inputs.numbers import short
+
+        return ", ".join(f"{k}={short(v)}" for k, v in self.values.items())
 
     def _require_lattice_bound(self) -> None:
         ok, why = self.law.log_concave()
