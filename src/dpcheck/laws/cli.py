@@ -43,10 +43,57 @@ QUANTITIES = {
 
 
 def is_law_name(name: object) -> bool:
-    """Whether ``name`` is served by the law objects (not the mechanism algebra's names)."""
+    """Whether ``name`` is served by the law objects (not the mechanism algebra's names):
+    a shipped law, or ``<bounding>-<law>`` such as ``folded-gaussian``."""
     from dpcheck.numeric.names import MECHANISM_NAMES
 
-    return isinstance(name, str) and name in registry.LAWS and name not in MECHANISM_NAMES
+    if not isinstance(name, str) or name in MECHANISM_NAMES:
+        return False
+    return name in registry.LAWS or bounded_name(name) is not None
+
+
+def bounded_name(name: str) -> tuple[str, NoiseLaw] | None:
+    """'folded-gaussian' -> ('folded', the Gaussian law); None for anything else."""
+    from dpcheck.laws.bounded import BOUNDINGS
+
+    bounding, _, base = name.partition("-")
+    if bounding in BOUNDINGS and base in registry.LAWS:
+        return bounding, registry.LAWS[base]
+    return None
+
+
+#: the quantities of a bounded law
+BOUNDED_QUANTITIES = ("normaliser", "mean", "bias", "second_moment", "var", "mse", "cdf")
+
+
+def evaluate_bounded(
+    bounding: str, law: NoiseLaw, quantity: str, values: dict[str, str], dps: int
+) -> tuple[Ball, dict]:
+    """A quantity of ``law`` bounded into [c0, c1] at input s (:mod:`dpcheck.laws.bounded`)."""
+    from dpcheck.laws.bounded import Bounded
+
+    if quantity not in BOUNDED_QUANTITIES:
+        raise InputError(
+            f"unknown quantity {quantity!r} of {bounding}-{law.name} (expected one of:"
+            f" {', '.join(BOUNDED_QUANTITIES)})"
+        )
+    values = dict(values)
+    where = {}
+    for key in ("s", "c0", "c1") + (("y",) if quantity == "cdf" else ()):
+        if key not in values:
+            raise InputError(f"{bounding}-{law.name}.{quantity} needs {key}=..")
+        where[key] = parse_number(key, values.pop(key))
+    params = law.parse(values)
+    with precision(dps):
+        b = Bounded(law, params, bounding, where["s"], where["c0"], where["c1"])
+        ball = b.output_cdf(where["y"]) if quantity == "cdf" else b.quantity(quantity)
+        if not (ball.is_zero() or ball.rel_accuracy_bits() >= dps * 3.33):
+            raise InputError(
+                f"{bounding}-{law.name}.{quantity}: the certified ball is not narrow enough"
+                f" for {dps} digits (expected other parameters or fewer digits)"
+            )
+    shown = {k: short(v) for k, v in {**where, **params}.items()}
+    return Ball(ball, "bounded law: closed-form pieces in ball arithmetic"), shown
 
 
 def user_law(args: argparse.Namespace) -> NoiseLaw | None:
@@ -149,13 +196,16 @@ def text_value(ball: Ball, dps: int) -> str:
 
 def run_eval(args: argparse.Namespace, dps: int) -> int:
     """``dpcheck eval`` for a law object (a shipped name or ``--density``)."""
-    import json
-    import sys
 
     from dpcheck.numeric.params import parse_assignments
 
     law = user_law(args)
     name, dot, quantity = args.quantity.rpartition(".")
+    bounded = bounded_name(name) if law is None else None
+    if bounded is not None:
+        ball, shown = evaluate_bounded(*bounded, quantity, parse_assignments(args.assignments),
+                                       dps)
+        return _print_eval(args, f"{name}.{quantity}", ball, shown, dps)
     if law is None:
         law = registry.get(name)
     elif dot and name not in ("user", "law"):
@@ -163,9 +213,16 @@ def run_eval(args: argparse.Namespace, dps: int) -> int:
             f"quantity {args.quantity!r}: with --density give the bare quantity (e.g. var)"
         )
     ball, shown = evaluate(law, quantity, parse_assignments(args.assignments), dps)
+    return _print_eval(args, f"{law.name}.{quantity}", ball, shown, dps)
+
+
+def _print_eval(args: argparse.Namespace, name: str, ball: Ball, shown: dict, dps: int) -> int:
+    import json
+    import sys
+
     value = text_value(ball, dps)
     if args.json:
-        data = {"quantity": f"{law.name}.{quantity}", "value": value, "dps": dps,
+        data = {"quantity": name, "value": value, "dps": dps,
                 "params": shown, "method": ball.how, "certified": ball.certified}
         print(json.dumps(data, indent=2))
     else:
