@@ -1,0 +1,125 @@
+"""The law objects' generic route against the closed-form route, in one run (issue 35).
+
+Three tables, each timing two things in the same run and printing their ratio:
+
+1. moments of the bounded Laplace and Gaussian at 30 digits: the mechanism algebra's
+   closed forms (:mod:`dpcheck.numeric.mechanism_mp`, mpmath) against the generic
+   route (:mod:`dpcheck.laws.bounded`: the law's CDF and partial moments in ball
+   arithmetic), with the largest difference seen;
+2. δ(ε) of the Laplace and Gaussian mechanisms: the closed-form engine
+   (:mod:`dpcheck.numeric.profile`) against the generic one (:mod:`dpcheck.laws.additive`:
+   SymPy's crossing and the ball-arithmetic CDF), same printed numbers required;
+3. a new law's cost (the discrete Gaussian, no closed form: certified lattice sums):
+   its variance at 30 digits and its δ(1), against the same quantities of the
+   two-sided geometric (closed form) through the same engine.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from fractions import Fraction as F
+from functools import partial
+
+import mpmath
+
+from dpcheck.laws import registry
+from dpcheck.laws.additive import Additive
+from dpcheck.laws.bounded import Bounded
+from dpcheck.laws.numeric import Evaluator, precision, to_mpf
+from dpcheck.numeric import mechanism_mp, mechanism_params
+from dpcheck.numeric import profile as P
+
+
+def _seconds(fn, repeat: int) -> tuple[float, object]:  # type: ignore[no-untyped-def]
+    start = time.perf_counter()
+    for _ in range(repeat):
+        out = fn()
+    return (time.perf_counter() - start) / repeat, out
+
+
+def _bounded(law, values, bounding, s, c0, c1, q):  # type: ignore[no-untyped-def]
+    with precision(30):
+        return Bounded(law, values, bounding, s, c0, c1).quantity(q)
+
+
+def _printed(fn, *args):  # type: ignore[no-untyped-def]
+    return fn(*args).as_dict()["delta"]
+
+
+def moments(points: int) -> None:
+    print(f"1. bounded moments at 30 digits ({points} parameter points each)")
+    print(f"{'quantity':<26}{'closed form s':>15}{'generic s':>12}{'generic/closed':>16}"
+          f"{'max |diff|':>12}")
+    for bounding, base, scale in (("truncated", "laplace", "lam"), ("clamped", "laplace", "lam"),
+                                  ("truncated", "gaussian", "sigma"),
+                                  ("clamped", "gaussian", "sigma")):
+        law = registry.get(base)
+        name = f"{bounding}-{base}"
+        for q in ("mean", "var"):
+            grid = [(F(i, points + 1), F(0), F(1), F(1, 2) + F(i, points)) for i in range(points)]
+            worst = mpmath.mpf(0)
+            t_closed = t_generic = 0.0
+            for s, c0, c1, v in grid:
+                params = mechanism_params.parse(
+                    name, {"s": str(s), "c0": str(c0), "c1": str(c1), scale: str(v)}, q
+                )
+                dt, ref = _seconds(partial(mechanism_mp.evaluate, f"{name}.{q}", params, 30), 1)
+                t_closed += dt
+                dt, got = _seconds(partial(_bounded, law, {scale: v}, bounding, s, c0, c1, q), 1)
+                t_generic += dt
+                worst = max(worst, abs(to_mpf(got.mid()) - ref))  # type: ignore[union-attr]
+            print(f"{name + '.' + q:<26}{t_closed / points:>15.4f}{t_generic / points:>12.4f}"
+                  f"{t_generic / t_closed:>16.1f}{mpmath.nstr(worst, 2):>12}")
+
+
+def profiles(repeat: int) -> None:
+    print(f"\n2. delta(eps) of the unbounded mechanisms ({repeat} runs each)")
+    print(f"{'mechanism':<26}{'closed form s':>15}{'generic s':>12}{'generic/closed':>16}"
+          f"  same printed delta")
+    for base, scale, eps in (("laplace", F(1), F(1, 2)), ("gaussian", F(1), F(1)),
+                             ("gaussian", F(3), F(1, 10))):
+        law = registry.get(base)
+        nb = P.neighbours(base, "1", None, None, str(scale))
+        dt_old, old = _seconds(partial(_printed, P.delta_for_epsilon, nb, eps), repeat)
+        mech = Additive(law, {law.scale: scale}, F(1))
+        dt_new, new = _seconds(partial(_printed, mech.delta, eps), repeat)
+        print(f"{base + f' eps={eps}':<26}{dt_old:>15.4f}{dt_new:>12.4f}"
+              f"{dt_new / dt_old:>16.1f}  {old == new} ({new})")
+
+
+def new_law(repeat: int) -> None:
+    print(f"\n3. a new law's cost through the generic engine ({repeat} runs each)")
+    print(f"{'quantity':<34}{'discrete-laplace s':>19}{'discrete-gaussian s':>21}{'ratio':>8}")
+    dl, dg = registry.get("discrete-laplace"), registry.get("discrete-gaussian")
+
+    def var(law, values):  # type: ignore[no-untyped-def]
+        with precision(30):
+            return Evaluator(law, values).var()
+
+    for label, fa, fb in (
+        ("var at 30 digits (scale 2)", lambda: var(dl, {"scale": F(2)}),
+         lambda: var(dg, {"sigma": F(2)})),
+        ("var at 30 digits (scale 1000)", lambda: var(dl, {"scale": F(1000)}),
+         lambda: var(dg, {"sigma": F(1000)})),
+        ("delta(1), sensitivity 1 (scale 2)",
+         lambda: Additive(dl, {"scale": F(2)}, F(1)).delta(F(1)),
+         lambda: Additive(dg, {"sigma": F(2)}, F(1)).delta(F(1))),
+    ):
+        ta, _ = _seconds(fa, repeat)
+        tb, _ = _seconds(fb, repeat)
+        print(f"{label:<34}{ta:>19.4f}{tb:>21.4f}{tb / ta:>8.1f}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--points", type=int, default=10, help="parameter points per quantity")
+    parser.add_argument("--repeat", type=int, default=3, help="runs per timing")
+    args = parser.parse_args()
+    moments(args.points)
+    profiles(args.repeat)
+    new_law(args.repeat)
+
+
+if __name__ == "__main__":
+    main()
