@@ -159,7 +159,9 @@ def test_the_committed_kill_rates_meet_the_target():
         assert d["unread transcriptions"] == 0
 
 
-@pytest.mark.parametrize("example", ["truncated_gaussian.py", "privacy_profile.py"])
+@pytest.mark.parametrize(
+    "example", ["truncated_gaussian.py", "privacy_profile.py", "noise_laws.py"]
+)
 def test_the_worked_example_runs_and_matches_the_readme(example):
     """The README's worked examples (issues 18, 19) are files in docs/examples/, run here
     exactly as the README shows them, and their printed output is the README's."""

@@ -19,6 +19,7 @@ import sympy as sp
 from mpmath.libmp import from_man_exp
 
 from dpcheck.errors import InputError
+from dpcheck.laws.arb_eval import evaluate_arb
 
 EXHAUSTIVE_MAX_K, LIST_MAX_K, SAMPLE_MAX_N = 32, 10**4, 10**8  # exhaustive visits k^3 triples
 
@@ -37,24 +38,6 @@ def _rational(name: str, value: Any, *, nonnegative: bool) -> Fraction:
     if nonnegative and out < 0:
         raise InputError(f"{name} = {value!r}: expected {want}")
     return out
-
-
-def _arb(expr: sp.Expr) -> flint.arb:
-    """Ball enclosure of an expression built from rationals, exp, +, * and powers."""
-    if expr.is_Rational:
-        return flint.arb(flint.fmpq(int(expr.p), int(expr.q)))
-    if expr is sp.E:
-        return flint.arb(1).exp()
-    if isinstance(expr, sp.exp):
-        return _arb(expr.args[0]).exp()
-    if expr.is_Add or expr.is_Mul:
-        out, *rest = (_arb(a) for a in expr.args)
-        for p in rest:
-            out = out + p if expr.is_Add else out * p
-        return out
-    if expr.is_Pow and expr.exp.is_Integer:
-        return _arb(expr.base) ** int(expr.exp)
-    raise TypeError(f"cannot enclose {expr}")
 
 
 def _mpf(ball: flint.arb, prec: int, rounding: str) -> mpmath.mpf:
@@ -161,7 +144,7 @@ class RandomizedResponse:
         exact = self.delta(eps_query)
         prec = math.ceil(digits * math.log2(10)) + 8
         with flint.ctx.workprec(prec + 32):
-            ball = _arb(exact)
+            ball = evaluate_arb(exact, {})
             if not ball.is_finite():
                 raise RuntimeError(f"no finite enclosure of {exact}")
             return _mpf(ball.lower(), prec, "f"), _mpf(ball.upper(), prec, "c")
