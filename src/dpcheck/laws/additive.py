@@ -39,6 +39,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 from fractions import Fraction
+from functools import lru_cache
 
 import mpmath
 import sympy as sp
@@ -47,7 +48,7 @@ from dpcheck.errors import InputError
 from dpcheck.inputs.numbers import short
 from dpcheck.laws.noise import NoiseLaw, mirrored, t
 from dpcheck.laws.numeric import Evaluator, arb_of, precision, to_mpf
-from dpcheck.numeric.profile import Profile, bracket_kind
+from dpcheck.numeric.profile import Epsilon, Profile, _le, bracket_kind
 
 #: certification precision (decimal digits) of the privacy numbers
 DPS = 40
@@ -137,6 +138,47 @@ class Additive:
                        argument)
 
 
+    # -- epsilon(delta) ------------------------------------------------------
+    def epsilon(self, delta: Fraction, rtol: Fraction = Fraction(1, 10**14)) -> Epsilon:
+        """ε(δ) = inf{ε >= 0 : δ(ε) <= δ}, certified: δ(ε) does not increase with ε, so an
+        ε whose certified δ upper bound is <= δ is a safe upper value, and one whose attained
+        lower value is > δ is below ε(δ).  Bisection on dyadic rationals to ``rtol``."""
+        if not 0 <= delta < 1:
+            raise InputError(f"delta {short(delta)}: expected 0 <= delta < 1")
+        pure = self.pure_epsilon()
+        if delta == 0:
+            if pure is sp.oo:
+                return Epsilon(delta, mpmath.inf, mpmath.inf, "exact (pure epsilon)", None)
+            value = Fraction(int(sp.Rational(pure).p), int(sp.Rational(pure).q)) if (
+                sp.Rational(pure) == pure) else None
+            if value is None:
+                raise InputError(f"{self.law.name}: the pure epsilon {pure} is not rational")
+            return Epsilon(delta, value, value, "exact (pure epsilon)", None)
+        at0 = self.delta(Fraction(0))
+        if _le(at0.upper, delta):
+            return Epsilon(delta, Fraction(0), Fraction(0), "exact (delta(0) <= delta)", at0)
+        lo, hi = Fraction(0), Fraction(1)
+        at_hi = self.delta(hi)
+        while not _le(at_hi.upper, delta):
+            lo, hi = hi, hi * 2
+            if hi > 10**4:
+                raise InputError(
+                    f"{self.law.name}: epsilon(delta = {short(delta)}) is above 10000"
+                )
+            at_hi = self.delta(hi)
+        while hi - lo > rtol * hi:
+            mid = (lo + hi) / 2
+            prof = self.delta(mid)
+            if _le(prof.upper, delta):
+                hi, at_hi = mid, prof
+            elif not _le(prof.lower, delta):
+                lo = mid
+            else:  # the certified bracket of delta(mid) holds delta: stop here
+                break
+        kind = bracket_kind(lo, hi, "bisection on the certified delta(epsilon)")
+        return Epsilon(delta, hi, lo, kind, at_hi)
+
+
 def _show(y: Fraction, law: NoiseLaw) -> str:
     return short(y) if law.is_lattice else f"{float(y):.12g}"
 
@@ -202,18 +244,19 @@ def _log_ratio(f: sp.Expr, g: sp.Expr) -> sp.Expr:
     return sp.simplify(sp.expand_log(sp.log(f) - sp.log(g), force=True))
 
 
-def crossing(law: NoiseLaw, env: dict, eps: sp.Expr, d: sp.Expr) -> tuple[sp.Expr, str]:
-    """y* = sup{y : f(y) > e^ε f(y - d)} of a log-concave real law, exactly (SymPy), and
-    how it was found: the log ratio L(y) is written piece by piece between the kinks of
-    f(y) and f(y - d); L is non-increasing, so y* is the first place where L <= ε: the
-    left end of the first piece where L <= ε throughout (a tie L = ε included: D = 0
-    there, any point of the piece gives the same δ), or the root of L = ε in a piece."""
+@lru_cache(maxsize=256)
+def _pieces(
+    law: NoiseLaw, env: tuple[tuple[sp.Symbol, sp.Expr], ...], d: sp.Expr
+) -> tuple[tuple[sp.Expr, sp.Expr, sp.Expr], ...]:
+    """(left, right, L) for each piece between the kinks of f(y) and f(y - d): the log
+    ratio L(y) = log f(y) - log f(y - d) there (±oo or nan where a density vanishes).
+    It does not depend on ε, so it is derived once per law, parameters and shift."""
     y = law.variable
-    f = law.kernel.subs(env)
+    f = law.kernel.subs(dict(env))
     g = f.subs(y, y - d)
     cuts = sorted(_kinks(f, y) | _kinks(g, y), key=lambda c: float(c))
     ends = [-sp.oo, *cuts, sp.oo]
-    seen_positive = False
+    out = []
     for left, right in zip(ends, ends[1:], strict=False):
         if left == -sp.oo:
             mid = right - 1 if right != sp.oo else sp.Integer(0)
@@ -221,7 +264,28 @@ def crossing(law: NoiseLaw, env: dict, eps: sp.Expr, d: sp.Expr) -> tuple[sp.Exp
             mid = left + 1
         else:
             mid = (left + right) / 2
-        L = _log_ratio(_resolve(f, y, mid), _resolve(g, y, mid))
+        out.append((left, right, _log_ratio(_resolve(f, y, mid), _resolve(g, y, mid))))
+    return tuple(out)
+
+
+def _end_value(gap: sp.Expr, y: sp.Symbol, at: sp.Expr, side: str) -> sp.Expr:
+    """gap at a piece's end: substitution at a finite end (L is continuous on the closed
+    piece), SymPy's limit at ±oo."""
+    if at in (sp.oo, -sp.oo):
+        return sp.limit(gap, y, at)
+    return sp.simplify(gap.subs(y, at))
+
+
+def crossing(law: NoiseLaw, env: dict, eps: sp.Expr, d: sp.Expr) -> tuple[sp.Expr, str]:
+    """y* = sup{y : f(y) > e^ε f(y - d)} of a log-concave real law, exactly (SymPy), and
+    how it was found: the log ratio L(y) is written piece by piece between the kinks of
+    f(y) and f(y - d) (:func:`_pieces`); L is non-increasing, so y* is the first place
+    where L <= ε: the left end of the first piece where L <= ε throughout (a tie L = ε
+    included: D = 0 there, any point of the piece gives the same δ), or the root of
+    L = ε in a piece."""
+    y = law.variable
+    seen_positive = False
+    for left, right, L in _pieces(law, tuple(sorted(env.items(), key=str)), d):
         if L is sp.nan:
             if seen_positive:
                 return left, "both densities vanish beyond"
@@ -237,12 +301,10 @@ def crossing(law: NoiseLaw, env: dict, eps: sp.Expr, d: sp.Expr) -> tuple[sp.Exp
                 seen_positive = True
                 continue
             return left, "tie: the log ratio equals epsilon on a piece" if gap == 0 else "jump"
-        at_right = sp.limit(gap, y, right, "-") if right != sp.oo else sp.limit(gap, y, sp.oo)
-        if at_right > 0:
+        if _end_value(gap, y, right, "-") > 0:
             seen_positive = True
             continue
-        at_left = sp.limit(gap, y, left, "+") if left != -sp.oo else sp.limit(gap, y, -sp.oo)
-        if at_left <= 0:
+        if _end_value(gap, y, left, "+") <= 0:
             return left, "the log ratio is below epsilon from this kink on"
         roots = [r for r in sp.solve(gap, y) if r.is_real and left < r < right]
         if len(roots) != 1:

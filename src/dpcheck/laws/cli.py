@@ -288,6 +288,10 @@ def privacy_report(args: argparse.Namespace) -> dict[str, object]:
         "params": {k: short(v) for k, v in params.items()},
         "scale": short(params[law.scale]),
     }
+    if args.delta is not None and args.epsilon is None:
+        from dpcheck.numeric.profile import parse_delta
+
+        return {**head, **mech.epsilon(parse_delta(args.delta)).as_dict()}
     if args.epsilon is None:
         pure = mech.pure_epsilon()
         return {
@@ -296,7 +300,14 @@ def privacy_report(args: argparse.Namespace) -> dict[str, object]:
             "pure epsilon kind": "exact (SymPy)",
         }
     eps = parse_epsilon(args.epsilon)
-    return {**head, **mech.delta(eps).as_dict()}
+    out = {**head, **mech.delta(eps).as_dict()}
+    if args.delta is not None:
+        from dpcheck.numeric.profile import _exact_leq, parse_delta
+
+        delta = parse_delta(args.delta)
+        out["(epsilon, delta)-DP"] = _exact_leq(out["delta"], delta)
+        out["delta asked"] = str(delta)
+    return out
 
 
 def _base_name(mechanism: str) -> str:

@@ -29,7 +29,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import cached_property
+from functools import cached_property, wraps
 from typing import Literal
 
 import sympy as sp
@@ -58,6 +58,20 @@ _DOMAINS = {
 #: names a parameter may not take: the input s, the offsets z and k, the output y, the
 #: tail argument u, the side variable t, Euler's e
 RESERVED = frozenset({"s", "z", "k", "y", "u", "t", "e"})
+
+
+def _memoised(method):  # type: ignore[no-untyped-def]
+    """Cache a derivation on the law object itself (SymPy's work is done once per law)."""
+
+    @wraps(method)
+    def wrapper(self, *args):  # type: ignore[no-untyped-def]
+        memo = self.__dict__.setdefault("_memo", {})
+        key = (method.__name__, args)
+        if key not in memo:
+            memo[key] = method(self, *args)
+        return memo[key]
+
+    return wrapper
 
 
 @dataclass(frozen=True)
@@ -190,6 +204,7 @@ class NoiseLaw:
         return {p.symbol: sp.Rational(values[p.name]) for p in self.params}
 
     # -- the kernel on one side of 0 ----------------------------------------
+    @_memoised
     def side(self, sign: int) -> sp.Expr:
         """The kernel at z = sign·t, t > 0, with |z| and sign(z) resolved."""
         expr = self.kernel.subs(self.variable, sign * t)
@@ -200,6 +215,7 @@ class NoiseLaw:
         """kernel(-z) == kernel(z), proved by SymPy (False when it cannot tell)."""
         return bool(sp.simplify(self.side(1) - self.side(-1)) == 0)
 
+    @_memoised
     def log_concave(self) -> tuple[bool, str]:
         """Whether the kernel is log-concave, and why (a proof sketch SymPy checked).
 
@@ -265,6 +281,7 @@ class NoiseLaw:
         total = self.expectation(sp.Integer(1))
         return None if total is None else tidy(total)
 
+    @_memoised
     def moment(self, order: int) -> sp.Expr | None:
         """E Z^order, derived (None without a closed form)."""
         formula = getattr(self, "_moment_formula", None)
@@ -276,6 +293,7 @@ class NoiseLaw:
         total = self.expectation(self.variable**order)
         return None if total is None else tidy(sp.simplify(total / norm))
 
+    @_memoised
     def tail(self, sign: int) -> sp.Expr | None:
         """P(sign·Z >= u) for u >= 0, in the symbol :data:`u` (a closed form or None).
 
