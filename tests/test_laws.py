@@ -321,3 +321,35 @@ def test_bad_parameters_are_one_line_errors():
         Additive(DG, {"sigma": F(1)}, F(1, 2))
     with pytest.raises(InputError, match="unknown noise law"):
         registry.get("discrete-cauchy")
+
+
+# ---------------------------------------------------------------- epsilon(delta)
+
+
+def test_epsilon_of_delta_brackets_the_direct_sum_and_is_monotone():
+    """ε(δ) of the discrete Gaussian: δ(ε) by direct summation is > δ just below the printed
+    lower value and <= δ at the upper one (the independent route decides both)."""
+    mech = Additive(DG, {"sigma": F(2)}, F(1))
+    for delta in (F(1, 10**6), F(1, 1000)):
+        got = mech.epsilon(delta)
+        assert got.kind.startswith("exact")
+        with mpmath.workdps(60):
+            target = mpmath.mpf(delta.numerator) / delta.denominator
+            assert dg_direct(F(2), got.upper_value, 1)[1] <= target
+            assert dg_direct(F(2), got.lower_value * (1 - F(1, 10**9)), 1)[1] > target
+
+
+def test_epsilon_of_delta_agrees_with_the_mechanism_algebra_for_the_gaussian():
+    from dpcheck.numeric import profile as P
+
+    law = registry.get("gaussian")
+    new = Additive(law, {"sigma": F(1)}, F(1)).epsilon(F(1, 1000)).as_dict()
+    old = P.epsilon_for_delta(P.neighbours("gaussian", "1", None, None, "1"), F(1, 1000))
+    assert new["epsilon"] == old.as_dict()["epsilon"]
+
+
+def test_epsilon_of_delta_zero_is_the_pure_epsilon():
+    assert Additive(registry.get("laplace"), {"lam": F(2)}, F(1)).epsilon(F(0)).upper_value == F(
+        1, 2
+    )
+    assert Additive(DG, {"sigma": F(2)}, F(1)).epsilon(F(0)).upper == mpmath.inf
