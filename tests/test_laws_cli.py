@@ -155,3 +155,16 @@ def test_assert_private_on_the_discrete_gaussian_mechanism():
     assert_private(mech, epsilon=1.0, delta=0.0073, neighbours=[(0, 1)], samples=200_000)
     with pytest.raises(AssertionError):
         assert_private(mech, epsilon=0.2, delta=0.0, neighbours=[(0, 1)], samples=200_000)
+
+
+def test_audit_a_noise_law_as_a_black_box():
+    """Exit 0 at the true (1, 0.0073) of the discrete Gaussian (δ(1) = 0.00725); exit 1 when
+    pure ε = 0.2 is claimed (the pure ε is infinite)."""
+    ok = run_cli(["audit", "discrete-gaussian", "--scale", "2", "--sensitivity", "1",
+                  "--epsilon", "1", "--delta", "0.0073", "--samples", "200000", "--json"],
+                 timeout=120)
+    assert ok.code == 0, ok.describe()
+    assert json.loads(ok.stdout)["neighbours"] == [[0, 1]]
+    bad = run_cli(["audit", "discrete-gaussian", "--scale", "2", "--sensitivity", "1",
+                   "--epsilon", "0.2", "--samples", "200000"], timeout=120)
+    assert bad.code == 1 and "VIOLATION" in bad.stdout, bad.describe()

@@ -228,10 +228,13 @@ def _privacy_text(d: dict) -> str:  # type: ignore[type-arg]
 
 def _audit(args: argparse.Namespace) -> int:
     """``dpcheck audit``: exit 1 when a violation is detected (either guide), else 0."""
+    from dpcheck.laws import cli as laws_cli
     from dpcheck.numeric.names import LIU_NAMES, canonical_mechanism
     from dpcheck.numeric.params import parse_count
     from dpcheck.sampling import audit
 
+    if laws_cli.wants_laws(args.mechanism, args):
+        return laws_cli.run_audit(args)
     name = canonical_mechanism(args.mechanism)
     guide = args.guide or ("exact" if name in LIU_NAMES else "blackbox")
     samples = limits.count("audit", "--samples", args.samples, 1)
@@ -727,6 +730,11 @@ def build_parser() -> argparse.ArgumentParser:
     au.add_argument("--seed", default="0", help="seed of the draw streams (default 0)")
     au.add_argument("--confidence", default="0.95", help="confidence level (default 0.95)")
     au.add_argument("--json", action="store_true")
+    au.add_argument("--radius", help="truncate the noise to |Z| <= radius (a noise law)")
+    au.add_argument(
+        "--set", action="append", help="another parameter of the law: NAME=VALUE (repeat)"
+    )
+    _law_arguments(au)
     au.set_defaults(func=_audit)
 
     se = sub.add_parser(

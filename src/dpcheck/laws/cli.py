@@ -241,6 +241,70 @@ def run_privacy(args: argparse.Namespace) -> int:
     return 0
 
 
+def _additive(args: argparse.Namespace) -> tuple[NoiseLaw, dict[str, Fraction], Fraction]:
+    """The law (``--radius``: truncated), its parameters (``--scale``, ``--set``) and Δ."""
+    law = user_law(args) or registry.get(_base_name(args.mechanism))
+    if getattr(args, "radius", None) is not None:
+        from dpcheck.laws.transforms import truncate_noise
+
+        law = truncate_noise(law)
+    values: dict[str, object] = {}
+    for item in args.set or []:
+        name, sep, value = item.partition("=")
+        if not sep:
+            raise InputError(f"--set {item!r}: expected NAME=VALUE")
+        values[name.strip()] = value.strip()
+    if args.scale is None:
+        raise InputError(f"{law.name}: give --scale ({law.param(law.scale).expected})")
+    values[law.scale] = args.scale
+    if getattr(args, "radius", None) is not None:
+        values["radius"] = args.radius
+    params = law.parse(values)
+    if args.sensitivity is None:
+        raise InputError(f"{law.name} needs --sensitivity (Delta > 0)")
+    return law, params, parse_number("sensitivity", args.sensitivity)
+
+
+def run_audit(args: argparse.Namespace) -> int:
+    """``dpcheck audit <law> --epsilon E [--delta D]``: the black-box auditor on draws of
+    x + Z at the neighbours (0, Δ) (translation invariance); exit 1 on a violation."""
+    import json
+    import sys
+
+    from dpcheck.inputs import limits
+    from dpcheck.inputs.numbers import parse_count
+    from dpcheck.laws.additive import Additive
+    from dpcheck.laws.float64 import additive_sampler
+    from dpcheck.numeric.profile import parse_delta
+    from dpcheck.sampling import audit
+    from dpcheck.sampling.blackbox import audit_sampler
+
+    if args.guide == "exact":
+        raise InputError("--guide exact is for truncated and bit; a noise law is audited blackbox")
+    law, params, d = _additive(args)
+    Additive(law, params, d)  # validates the sensitivity against the support
+    samples = limits.count("audit", "--samples", args.samples, 1)
+    seed = parse_count("seed", args.seed, 0, 2**63 - 1)
+    confidence = audit.as_confidence(args.confidence)
+    eps = float(parse_number("epsilon", args.epsilon))
+    delta = 0.0 if args.delta is None else float(parse_delta(args.delta))
+    pair = (0, int(d)) if law.is_lattice else (0.0, float(d))
+    result = audit_sampler(additive_sampler(law, params), [pair], epsilon=eps, delta=delta,
+                           samples=samples, confidence=confidence, seed=seed)
+    if args.json:
+        data = {"guide": "blackbox", "mechanism": law.name, "sensitivity": short(d),
+                "params": {k: short(v) for k, v in params.items()},
+                "neighbours": [list(pair)], **result.to_dict()}
+        print(json.dumps(data, indent=2))
+    else:
+        print(f"{law.name}: sensitivity {short(d)}, "
+              + ", ".join(f"{k} = {short(v)}" for k, v in params.items())
+              + f"; dpcheck's sampler audited as a black box on the neighbours {pair}")
+        print(result)
+    sys.stdout.flush()
+    return 1 if result.exceeds else 0
+
+
 def wants_laws(mechanism: str, args: argparse.Namespace) -> bool:
     """Whether ``dpcheck privacy`` goes to the law objects."""
     return (
@@ -261,26 +325,7 @@ def privacy_report(args: argparse.Namespace) -> dict[str, object]:
 
     if args.mechanism == "krr":
         return _krr_report(args)
-    law = user_law(args) or registry.get(_base_name(args.mechanism))
-    if getattr(args, "radius", None) is not None:
-        from dpcheck.laws.transforms import truncate_noise
-
-        law = truncate_noise(law)
-    values: dict[str, object] = {}
-    for item in args.set or []:
-        name, sep, value = item.partition("=")
-        if not sep:
-            raise InputError(f"--set {item!r}: expected NAME=VALUE")
-        values[name.strip()] = value.strip()
-    if args.scale is None:
-        raise InputError(f"{law.name}: give --scale ({law.param(law.scale).expected})")
-    values[law.scale] = args.scale
-    if getattr(args, "radius", None) is not None:
-        values["radius"] = args.radius
-    params = law.parse(values)
-    if args.sensitivity is None:
-        raise InputError(f"{law.name} needs --sensitivity (Delta > 0)")
-    sensitivity = parse_number("sensitivity", args.sensitivity)
+    law, params, sensitivity = _additive(args)
     mech = Additive(law, params, sensitivity)
     head: dict[str, object] = {
         "mechanism": law.name,
