@@ -302,12 +302,35 @@ def test_a_user_defined_discrete_gaussian_from_its_pmf_matches_the_shipped_one()
         (r"e^{-|z|/b}", "real", [], "at least one parameter"),
         (r"e^{-|z|/s}", "real", ["s>0"], "reserved"),
         (r"\import os", "real", ["b>0"], "unknown command"),
+        ("z", "real", ["b>0"], "not proved >= 0"),
+        (r"-e^{-|z|/b}", "real", ["b>0"], "not proved >= 0"),
     ],
 )
 def test_bad_user_laws_are_one_line_errors(density, support, params, message):
     with pytest.raises(InputError, match=message) as err:
         registry.law(density, support, params)
     assert "\n" not in str(err.value)
+
+
+@pytest.mark.parametrize(
+    ("density", "message"),
+    [(r"e^{|z|/b}", "total mass oo"), ("0", "total mass 0"), (r"\frac{1}{|z|}", "total mass"),
+     (r"\frac{b}{1+z^2}", "not finite")],
+)
+def test_laws_without_a_finite_variance_are_refused(density, message):
+    law = registry.law(density, "real", ["b>0"])
+    with pytest.raises(InputError, match=message):
+        with precision(20):
+            Evaluator(law, {"b": F(1)}).var()
+
+
+def test_a_density_with_gamma_function_moments():
+    """exp(-z^4): Var = Γ(3/4)/Γ(1/4) (SymPy's integral, evaluated in ball arithmetic)."""
+    law = registry.law(r"e^{-z^4/b}", "real", ["b>0"])
+    with precision(30):
+        var = Evaluator(law, {"b": F(1)}).var()
+    with mpmath.workdps(40):
+        assert close(var.mpf(), mpmath.gamma(0.75) / mpmath.gamma(0.25), 28)
 
 
 def test_bad_parameters_are_one_line_errors():

@@ -43,6 +43,13 @@ _UNARY: dict[type, Callable[[arb], arb]] = {
     sympy.ceiling: arb.ceil,
     sympy.erf: arb.erf,
     sympy.erfc: arb.erfc,
+    sympy.gamma: arb.gamma,
+}
+#: two-argument functions: the incomplete gamma functions Γ(s, x), γ(s, x) (the tails of
+#: densities such as exp(-z^4), issue 35)
+_BINARY: dict[type, Callable[[arb, arb], arb]] = {
+    sympy.uppergamma: lambda s, x: x.gamma_upper(s),
+    sympy.lowergamma: lambda s, x: x.gamma_lower(s),
 }
 #: n-ary associative nodes, folded left to right
 _NARY: dict[type, Callable[[arb, arb], arb]] = {
@@ -62,7 +69,7 @@ _REL: dict[type, tuple[Callable[[arb, arb], bool], Callable[[arb, arb], bool]]] 
 }
 _SUPPORTED = (
     "Integer, Rational, Float, pi, E, variables, +, *, **, exp, log, sqrt, Abs, sign, floor, "
-    "ceiling, erf, erfc, Min, Max, Piecewise, Heaviside"
+    "ceiling, erf, erfc, gamma, uppergamma, lowergamma, Min, Max, Piecewise, Heaviside"
 )
 
 
@@ -132,6 +139,9 @@ def _compile(expr: sympy.Basic, index: Mapping[sympy.Symbol, int]) -> Node:
     if isinstance(expr, sympy.Heaviside):
         return _compile_heaviside(expr, index)
     kind = type(expr)
+    if kind in _BINARY and len(expr.args) == 2:
+        g, first, second = (_BINARY[kind], *(_compile(a, index) for a in expr.args))
+        return lambda xs: g(first(xs), second(xs))
     if kind in _UNARY and len(expr.args) == 1:
         f, arg = _UNARY[kind], _compile(expr.args[0], index)
         return lambda xs: f(arg(xs))

@@ -60,6 +60,14 @@ _DOMAINS = {
 RESERVED = frozenset({"s", "z", "k", "y", "u", "t", "e"})
 
 
+def _nonnegative(expr: sp.Expr) -> bool:
+    """expr >= 0 for every t > 0 and parameter value, proved by SymPy (branch by branch for
+    a Piecewise)."""
+    if isinstance(expr, sp.Piecewise):
+        return all(_nonnegative(value) for value, _ in expr.args)
+    return bool(expr.is_nonnegative)
+
+
 def _memoised(method):  # type: ignore[no-untyped-def]
     """Cache a derivation on the law object itself (SymPy's work is done once per law)."""
 
@@ -163,6 +171,12 @@ class NoiseLaw:
                 f" parameters ({', '.join(names) or 'none'})"
             )
         self.breakpoints = tuple(sp.sympify(b) for b in breakpoints)
+        for sign in (1, -1):
+            if not _nonnegative(self.side(sign)):
+                raise InputError(
+                    f"the {name} kernel is not proved >= 0 for z {'>' if sign > 0 else '<'} 0"
+                    " (a density or pmf must be non-negative)"
+                )
         #: the half-width of a bounded support (the kernel is 0 beyond it), or None
         self.radius = None if radius is None else sp.sympify(radius)
         self._log_concave_reason = log_concave_reason
@@ -279,7 +293,14 @@ class NoiseLaw:
         if formula is not None:
             return formula()
         total = self.expectation(sp.Integer(1))
-        return None if total is None else tidy(total)
+        if total is None:
+            return None
+        if total.has(sp.oo, -sp.oo, sp.zoo) or total == 0:
+            raise InputError(
+                f"the {self.name} kernel has total mass {total} (expected a finite, positive"
+                " integral: a density must be normalisable)"
+            )
+        return tidy(total)
 
     @_memoised
     def moment(self, order: int) -> sp.Expr | None:
@@ -291,6 +312,8 @@ class NoiseLaw:
         if norm is None:
             return None
         total = self.expectation(self.variable**order)
+        if total is not None and total.has(sp.oo, -sp.oo, sp.zoo, sp.nan):
+            raise InputError(f"E Z^{order} of {self.name} is not finite ({total})")
         return None if total is None else tidy(sp.simplify(total / norm))
 
     @_memoised
