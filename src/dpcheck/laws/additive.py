@@ -18,12 +18,15 @@ The argument, each step checked by a program:
 2. **The worst shift.**  Monotone likelihood ratio in the location gives
    stochastic order, so H_ε(0, d) is non-decreasing in d: the worst pair is
    (0, Δ).
-3. **Certification** (python-flint arb, :mod:`dpcheck.laws.numeric`).  A
-   bisection brackets y* in [a, b] with D(a) > 0 proved and D(b) <= 0 proved
-   (on the lattice a = b is the last point of the event).  Any event gives a
-   lower bound, so ``delta lower`` = the ball's lower end at a; the supremum is
-   at most F(a) - e^ε F(a - d) + (b - a)·sup_{[a, b]} f, the ``delta`` printed
-   (rounded up).  ``kind`` says whether the two agree to the printed digits.
+3. **The crossing, exactly.**  On the line, the log ratio L(y) = log f(y) - log f(y - d)
+   is written piece by piece between the kinks of f(y) and f(y - d) (SymPy resolves
+   |.|, Piecewise and the zeros of either density on each piece) and y* = sup{L > ε} is
+   found exactly: a piece's end, a tie (L = ε on a piece: D = 0 there), or SymPy's root
+   of L = ε (:func:`crossing`).  On the lattice, the last integer with D > 0, each sign
+   decided in ball arithmetic and, for a tie, exactly by SymPy.  Then
+   δ = F(y*) - e^ε F(y* - d) is evaluated in ball arithmetic (python-flint,
+   :mod:`dpcheck.laws.numeric`): ``delta lower`` and ``delta`` are the ball's ends
+   (rounded down and up), and ``kind`` says whether they agree to the printed digits.
 4. **Pure ε** = sup_y log f(y)/f(y - Δ): the left limit of a non-increasing
    ratio (SymPy's limit of the kernel on the left side), ∞ when the support
    is bounded (:attr:`NoiseLaw.radius`); a law that is not log-concave gives
@@ -52,8 +55,6 @@ from dpcheck.numeric.profile import Epsilon, Profile, _le, bracket_kind
 
 #: certification precision (decimal digits) of the privacy numbers
 DPS = 40
-#: bisection steps for the crossing (bits of the bracket [a, b])
-STEPS = 200
 
 
 @dataclass

@@ -19,7 +19,6 @@ from __future__ import annotations
 import argparse
 from fractions import Fraction
 
-import flint
 import mpmath
 import sympy as sp
 
@@ -181,12 +180,7 @@ def quantile(ev: Evaluator, p: Fraction, dps: int) -> Ball:
             lo = mid
         else:
             break
-        lo, hi = _dyadic(lo), _dyadic(hi)
     return Ball(arb_of(lo).union(arb_of(hi)), "bisection on the certified CDF")
-
-
-def _dyadic(v: Fraction) -> Fraction:
-    return v
 
 
 def text_value(ball: Ball, dps: int) -> str:
@@ -409,4 +403,4 @@ def privacy_text(d: dict[str, object]) -> str:
     return "\n".join(lines)
 
 
-__all__ = ["QUANTITIES", "evaluate", "is_law_name", "privacy_report", "privacy_text", "flint"]
+__all__ = ["QUANTITIES", "evaluate", "is_law_name", "privacy_report", "privacy_text"]

@@ -24,8 +24,6 @@ def truncate_noise(law: NoiseLaw) -> NoiseLaw:
     if any(p.name == "radius" for p in law.params):
         raise InputError(f"{law.name} already has a parameter 'radius'")
     r = radius.symbol
-    if law.is_lattice:
-        r = sp.Symbol("radius", positive=True)
     ok, why = law.log_concave()
     kernel = sp.Piecewise((law.kernel, sp.Abs(law.variable) <= r), (0, True))
     return NoiseLaw(
