@@ -235,8 +235,21 @@ def run_privacy(args: argparse.Namespace) -> int:
     return 0
 
 
+def _refuse_unsupported(args: argparse.Namespace) -> None:
+    """Options the law objects do not serve yet: refused, never silently ignored."""
+    for option in ("lower", "upper", "plot", "brute_force"):
+        if getattr(args, option, None) not in (None, False):
+            flag = "--" + option.replace("_", "-")
+            raise InputError(
+                f"{flag}: not available for the noise law {args.mechanism!r} yet (the additive"
+                " mechanism x + Z on the real line or the integers; bounded outputs in"
+                " `dpcheck eval truncated-<law>.<quantity>`)"
+            )
+
+
 def _additive(args: argparse.Namespace) -> tuple[NoiseLaw, dict[str, Fraction], Fraction]:
     """The law (``--radius``: truncated), its parameters (``--scale``, ``--set``) and Δ."""
+    _refuse_unsupported(args)
     law = user_law(args) or registry.get(_base_name(args.mechanism))
     if getattr(args, "radius", None) is not None:
         from dpcheck.laws.transforms import truncate_noise
@@ -318,6 +331,7 @@ def privacy_report(args: argparse.Namespace) -> dict[str, object]:
     from dpcheck.numeric.profile import parse_epsilon
 
     if args.mechanism == "krr":
+        _refuse_unsupported(args)
         return _krr_report(args)
     law, params, sensitivity = _additive(args)
     mech = Additive(law, params, sensitivity)
