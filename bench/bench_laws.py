@@ -111,7 +111,7 @@ def new_law(repeat: int) -> None:
     ):
         ta, _ = _seconds(fa, repeat)
         tb, _ = _seconds(fb, repeat)
-        print(f"{label:<34}{ta:>19.4f}{tb:>21.4f}{tb / ta:>8.1f}")
+        print(f"{label:<34}{ta:>19.4f}{tb:>21.4f}{tb / ta:>8.3g}")
 
 
 def main() -> None:
