@@ -250,6 +250,11 @@ def _refuse_unsupported(args: argparse.Namespace) -> None:
 def _additive(args: argparse.Namespace) -> tuple[NoiseLaw, dict[str, Fraction], Fraction]:
     """The law (``--radius``: truncated), its parameters (``--scale``, ``--set``) and Δ."""
     _refuse_unsupported(args)
+    if user_law(args) is None and bounded_name(args.mechanism) is not None:
+        raise InputError(
+            f"{args.mechanism}: the privacy of a bounded noise law is not available yet (its"
+            f" moments and CDF are: `dpcheck eval {args.mechanism}.var ...`)"
+        )
     law = user_law(args) or registry.get(_base_name(args.mechanism))
     if getattr(args, "radius", None) is not None:
         from dpcheck.laws.transforms import truncate_noise

@@ -271,9 +271,14 @@ def _ks_blocked(
 def law_view(mechanism: object, params: Mapping[str, object]) -> Any:
     """The float64 law that the checks read: a mechanism of the algebra by name, or a noise
     law (an object of :mod:`dpcheck.laws`, or a shipped law's name) centred at ``s``."""
-    from dpcheck.laws.cli import is_law_name
+    from dpcheck.laws.cli import bounded_name, is_law_name
     from dpcheck.laws.noise import NoiseLaw
 
+    if isinstance(mechanism, str) and is_law_name(mechanism) and bounded_name(mechanism):
+        raise InputError(
+            f"{mechanism!r}: dpcheck.testing does not take a bounded noise law yet (its exact"
+            " values are in `dpcheck eval`); expected a noise law or a mechanism of the algebra"
+        )
     if isinstance(mechanism, NoiseLaw) or is_law_name(mechanism):
         from dpcheck.laws import registry
         from dpcheck.laws.float64 import LawAt
