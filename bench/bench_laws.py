@@ -93,7 +93,7 @@ def profiles(repeat: int) -> None:
 
 def new_law(repeat: int) -> None:
     print(f"\n3. a new law's cost through the generic engine ({repeat} runs each)")
-    print(f"{'quantity':<34}{'discrete-laplace s':>19}{'discrete-gaussian s':>21}{'ratio':>8}")
+    print(f"{'quantity':<34}{'discrete-laplace s':>19}{'discrete-gaussian s':>21}{'ratio':>10}")
     dl, dg = registry.get("discrete-laplace"), registry.get("discrete-gaussian")
 
     def var(law, values):  # type: ignore[no-untyped-def]
@@ -111,7 +111,7 @@ def new_law(repeat: int) -> None:
     ):
         ta, _ = _seconds(fa, repeat)
         tb, _ = _seconds(fb, repeat)
-        print(f"{label:<34}{ta:>19.4f}{tb:>21.4f}{tb / ta:>8.3g}")
+        print(f"{label:<34}{ta:>19.4f}{tb:>21.4f}{tb / ta:>10.3g}")
 
 
 def main() -> None:
