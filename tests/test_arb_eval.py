@@ -8,9 +8,8 @@ prec 200 (~1e-58), so this is containment of the exact value in all but name.
 
 from __future__ import annotations
 
-import contextlib
 import itertools
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from fractions import Fraction
 
 import flint
@@ -38,14 +37,9 @@ UNIFORM = sympy.Piecewise((1 / (2 * b), (z >= -b) & (z <= b)), (0, True))
 SETTINGS = settings(deadline=None, max_examples=100, derandomize=True)
 
 
-@contextlib.contextmanager
-def precision(bits: int) -> Iterator[None]:
-    old = flint.ctx.prec
-    flint.ctx.prec = bits
-    try:
-        yield
-    finally:
-        flint.ctx.prec = old
+def precision(bits: int):  # type: ignore[no-untyped-def]
+    """flint's own context manager for the working precision."""
+    return flint.ctx.workprec(bits)
 
 
 def rationals(lo: int | Fraction, hi: int | Fraction, den: int = 1000) -> st.SearchStrategy:

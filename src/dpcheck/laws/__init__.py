@@ -29,7 +29,7 @@ from dpcheck.laws.transforms import truncate_noise
 
 def var(noise: NoiseLaw | str, dps: int = 30, **params: object) -> mpmath.mpf:
     """Var Z at ``params`` (certified to ``dps`` digits, or a labelled estimate)."""
-    from dpcheck.laws.cli import evaluate
+    from dpcheck.laws.quantities import evaluate
 
     ball, _ = evaluate(get(noise), "var", {k: str(v) for k, v in params.items()}, dps)
     return ball.mpf()

@@ -75,12 +75,9 @@ def arb_of(value: Fraction | int) -> flint.arb:
 @contextmanager
 def precision(dps: int) -> Iterator[int]:
     """Work at ``dps`` digits plus guard bits; restore flint's precision after."""
-    old = flint.ctx.prec
-    flint.ctx.prec = int(dps * 3.33) + 40
-    try:
-        yield flint.ctx.prec
-    finally:
-        flint.ctx.prec = old
+    bits = int(dps * 3.33) + 40
+    with flint.ctx.workprec(bits):
+        yield bits
 
 
 class Evaluator:

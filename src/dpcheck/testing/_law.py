@@ -271,8 +271,8 @@ def _ks_blocked(
 def law_view(mechanism: object, params: Mapping[str, object]) -> Any:
     """The float64 law that the checks read: a mechanism of the algebra by name, or a noise
     law (an object of :mod:`dpcheck.laws`, or a shipped law's name) centred at ``s``."""
-    from dpcheck.laws.cli import bounded_name, is_law_name
     from dpcheck.laws.noise import NoiseLaw
+    from dpcheck.laws.quantities import bounded_name, is_law_name
 
     if isinstance(mechanism, str) and is_law_name(mechanism) and bounded_name(mechanism):
         raise InputError(
