@@ -621,21 +621,9 @@ def _setting_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def _law_arguments(parser: argparse.ArgumentParser) -> None:
-    """A user's own noise law (issue 35): its density as LaTeX, its support and parameters."""
-    parser.add_argument(
-        "--density",
-        help="a noise law's density (or pmf) in z, as LaTeX, e.g. '\\frac{1}{2b} e^{-|z|/b}'",
-    )
-    parser.add_argument(
-        "--support", default="real", choices=("real", "integers"), help="of --density"
-    )
-    parser.add_argument(
-        "--param", action="append", help="a parameter of --density: NAME>0 or NAME>=0 (repeat)"
-    )
-
-
 def build_parser() -> argparse.ArgumentParser:
+    from dpcheck.laws.cli import add_law_arguments
+
     parser = _Parser(
         prog="dpcheck", description="Check the mathematics of differential-privacy papers."
     )
@@ -700,7 +688,7 @@ def build_parser() -> argparse.ArgumentParser:
         " y=.. for cdf, p=.. for quantile",
     )
     e.add_argument("--dps", default="30", help="significant digits (default 30, at most 10000)")
-    _law_arguments(e)
+    add_law_arguments(e)
     e.add_argument("--json", action="store_true")
     e.set_defaults(func=_eval)
 
@@ -734,7 +722,7 @@ def build_parser() -> argparse.ArgumentParser:
     au.add_argument(
         "--set", action="append", help="another parameter of the law: NAME=VALUE (repeat)"
     )
-    _law_arguments(au)
+    add_law_arguments(au)
     au.set_defaults(func=_audit)
 
     se = sub.add_parser(

@@ -41,9 +41,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--k", help="krr: the number of categories k >= 2")
     parser.add_argument("--delta-at", help="krr: also give delta at this epsilon'")
-    from dpcheck.cli import _law_arguments
+    from dpcheck.laws.cli import add_law_arguments
 
-    _law_arguments(parser)
+    add_law_arguments(parser)
 
 
 def report(args: argparse.Namespace) -> dict[str, object]:

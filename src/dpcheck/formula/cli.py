@@ -53,18 +53,69 @@ def add_parser(sub: Any) -> None:
         " (parameters: s, c0, c1, and lam, sigma, alpha, b or scale by the base)",
     )
     p.add_argument("--json", action="store_true", help="print the answer as JSON")
+    from dpcheck.laws.cli import add_law_arguments
+
+    add_law_arguments(p)
     p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
     """Check the formula and print the answer; the exit code (:data:`EXIT`: 0 equal, 1 differs
     or undecided)."""
-    result = check_formula(args.quantity, args.latex, args.against_latex, args.notation)
+    law, quantity = _law_quantity(args)
+    if law is not None:
+        from dpcheck.formula.law_check import check_law_formula
+
+        result = check_law_formula(
+            law, quantity, args.latex, args.against_latex, args.notation,
+            reproduce_with=_law_options(args),
+        )
+    else:
+        result = check_formula(args.quantity, args.latex, args.against_latex, args.notation)
     if args.json:
         print(json.dumps(result.to_dict(), indent=2))
     else:
         print(summary(result))
     return EXIT[result.verdict]
+
+
+def _law_quantity(args: argparse.Namespace) -> tuple[Any, str]:
+    """(the law object, the quantity) when the quantity is one of a law object
+    (``discrete-gaussian.var``, or ``var`` with ``--density``); (None, '') otherwise."""
+    from dpcheck.errors import InputError
+    from dpcheck.laws import cli as laws_cli
+    from dpcheck.laws import registry
+    from dpcheck.laws.quantities import bounded_name
+
+    name, dot, quantity = str(args.quantity).rpartition(".")
+    law = laws_cli.user_law(args)
+    if law is not None:
+        if dot and name not in ("user", "law"):
+            raise InputError(
+                f"quantity {args.quantity!r}: with --density give the bare quantity (e.g. var)"
+            )
+        return law, quantity
+    if laws_cli.is_law_name(name) and name in registry.LAWS:
+        return registry.LAWS[name], quantity
+    if bounded_name(name) is not None:
+        raise InputError(
+            f"quantity {args.quantity!r}: check-formula does not yet take a bounded noise law"
+            " (expected a law such as discrete-gaussian.var, or truncated-laplace.var of the"
+            " mechanism algebra)"
+        )
+    return None, ""
+
+
+def _law_options(args: argparse.Namespace) -> str:
+    """The options that name a user's law again in a reproduce command."""
+    import shlex
+
+    if args.density is None:
+        return ""
+    words = ["--density", args.density, "--support", args.support]
+    for p in args.param or []:
+        words += ["--param", p]
+    return " ".join(shlex.quote(w) for w in words)
 
 
 def summary(result: FormulaCheck) -> str:

@@ -751,6 +751,11 @@ class _Parser:
         tok = self.take()
         if tok.value.strip() == "e" and tok.text.startswith("\\mathrm"):
             return sp.E
+        # a multi-letter parameter written upright (\mathrm{width}, \text{scale}): only a
+        # name the notation defines in that spelling
+        upright = "\\mathrm{" + tok.value.strip() + "}"
+        if upright in self.notation and not tok.text.startswith("\\mathbb"):
+            return self.notation[upright]
         raise InputError(
             f"{_show(tok.text)} at position {tok.pos} is only allowed in a left-hand-side "
             "label (or as \\mathrm{e})"

@@ -36,6 +36,20 @@ from dpcheck.laws.quantities import (
 )
 
 
+def add_law_arguments(parser: argparse.ArgumentParser) -> None:
+    """A user's own noise law (issue 35): its density as LaTeX, its support and parameters."""
+    parser.add_argument(
+        "--density",
+        help="a noise law's density (or pmf) in z, as LaTeX, e.g. '\\frac{1}{2b} e^{-|z|/b}'",
+    )
+    parser.add_argument(
+        "--support", default="real", choices=("real", "integers"), help="of --density"
+    )
+    parser.add_argument(
+        "--param", action="append", help="a parameter of --density: NAME>0 or NAME>=0 (repeat)"
+    )
+
+
 def user_law(args: argparse.Namespace) -> NoiseLaw | None:
     if getattr(args, "density", None) is None:
         return None
