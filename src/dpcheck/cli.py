@@ -571,12 +571,41 @@ def _krand_general_text(d: dict) -> list[str]:  # type: ignore[type-arg]
     return lines
 
 
+def _derive_user_law(args: argparse.Namespace) -> int:
+    """``dpcheck derive --density ...``: the derivation of a user's law, one file."""
+    from dpcheck.derivations import build, mechanisms, noise_laws
+    from dpcheck.laws.cli import user_law
+
+    if args.names or args.pdf:
+        raise InputError("--density writes one derivation: expected no names and no --pdf")
+    law = user_law(args)
+    import dataclasses
+    import shlex
+
+    derivation = noise_laws.derivation(law, "law-user")
+    options = ["--density", args.density, "--support", args.support]
+    for p in args.param or []:
+        options += ["--param", p]
+    again = " ".join(shlex.quote(w) for w in options)
+    derivation = dataclasses.replace(
+        derivation,
+        reproduce=(f"dpcheck derive {again}", *(f"{c} {again}" for c in derivation.reproduce)),
+    )
+    out = output_folder("--out", args.out)
+    files = {f"{derivation.name}.tex": mechanisms.render(derivation)}
+    changed = build.write(files, out)
+    print(f"1 file in {out}/ ({len(changed)} changed): {derivation.name}.tex")
+    return 0
+
+
 def _derive(args: argparse.Namespace) -> int:
     from dpcheck.derivations import build
 
     if args.list:
         print("\n".join(build.NAMES))
         return 0
+    if args.density is not None:
+        return _derive_user_law(args)
     chosen = build.select(args.names)
     out = output_folder("--out", args.out)
     if args.pdf and build.tex_engine() is None:
@@ -787,6 +816,7 @@ def build_parser() -> argparse.ArgumentParser:
     de.add_argument("--pdf", action="store_true", help="compile dpcheck.pdf (latexmk/pdflatex)")
     de.add_argument("--list", action="store_true", help="print the derivation names")
     de.add_argument("--quiet", action="store_true", help="no progress display")
+    add_law_arguments(de)
     de.set_defaults(func=_derive)
 
     from dpcheck.formula import cli as formula_cli

@@ -18,7 +18,15 @@ from functools import partial
 from pathlib import Path
 
 from dpcheck.claims.model import Claim, Verdict
-from dpcheck.derivations import krand_shuffle, liu2019, mechanisms, privacy, sensitivity, zz2016
+from dpcheck.derivations import (
+    krand_shuffle,
+    liu2019,
+    mechanisms,
+    noise_laws,
+    privacy,
+    sensitivity,
+    zz2016,
+)
 from dpcheck.derivations.document import Derivation, master, render
 from dpcheck.errors import InputError
 from dpcheck.outputs.atomic import Outputs, transaction
@@ -45,6 +53,8 @@ BUILDERS: dict[str, Callable[[], Derivation]] = {
     "krand-shuffle-bound": krand_shuffle.derivation,
     # the mechanism algebra (issue 18): every bounding x base but Liu's two
     **mechanisms.builders(),
+    # the noise laws as objects (issue 35), one each
+    **noise_laws.builders(),
 }
 NAMES = tuple(BUILDERS)
 MASTER = "dpcheck"

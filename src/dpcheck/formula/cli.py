@@ -95,7 +95,9 @@ def _law_quantity(args: argparse.Namespace) -> tuple[Any, str]:
                 f"quantity {args.quantity!r}: with --density give the bare quantity (e.g. var)"
             )
         return law, quantity
-    if laws_cli.is_law_name(name) and name in registry.LAWS:
+    if not laws_cli.is_law_name(name):  # the mechanism algebra's names keep their route
+        return None, ""
+    if name in registry.LAWS:
         return registry.LAWS[name], quantity
     if bounded_name(name) is not None:
         raise InputError(
