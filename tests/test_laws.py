@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from fractions import Fraction as F
 
+import flint
 import mpmath
 import pytest
 import sympy as sp
@@ -20,7 +21,7 @@ from hypothesis import strategies as st
 from dpcheck.errors import InputError
 from dpcheck.laws import registry
 from dpcheck.laws.additive import Additive
-from dpcheck.laws.numeric import Evaluator, precision
+from dpcheck.laws.numeric import Evaluator, arb_of, precision
 from dpcheck.laws.transforms import truncate_noise
 
 DG = registry.get("discrete-gaussian")
@@ -90,7 +91,7 @@ def within(profile, exact):
 def test_discrete_gaussian_variance_against_direct_summation(sigma):
     with precision(45):
         var = Evaluator(DG, {"sigma": sigma}).var()
-    assert var.how == "lattice sum" and var.certified
+    assert var.how == "Jacobi theta function (arb)" and var.certified
     assert close(var.mpf(), dg_direct(sigma, F(1), 1)[0], 40)
 
 
@@ -376,3 +377,54 @@ def test_epsilon_of_delta_zero_is_the_pure_epsilon():
         1, 2
     )
     assert Additive(DG, {"sigma": F(2)}, F(1)).epsilon(F(0)).upper == mpmath.inf
+
+
+# ------------------------------------------- the discrete Gaussian's theta functions
+
+
+def _lattice_twin():
+    """The same pmf as a user's law: no theta forms, so every value is a lattice sum."""
+    return registry.law(r"e^{-\frac{z^2}{2w^2}}", "integers", ["w>0"], name="twin")
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.fractions(min_value=F(1, 4), max_value=F(300)).filter(lambda v: v.denominator < 10**6))
+def test_theta_forms_agree_with_the_lattice_sums(sigma):
+    """Two certified routes (theta functions, summation with a tail bound) must overlap."""
+    law = registry.get("discrete-gaussian")
+    with precision(40):
+        theta = Evaluator(law, {"sigma": sigma})
+        plain = Evaluator(_lattice_twin(), {"w": sigma})
+        assert theta.var().how == "Jacobi theta function (arb)"
+        assert plain.var().how == "lattice sum"
+        for a, b in ((theta.var(), plain.var()), (theta.normaliser, plain.normaliser)):
+            assert a.ball.overlaps(b.ball)
+            assert a.ball.rel_accuracy_bits() > 120
+
+
+def test_theta_forms_at_scales_no_lattice_sum_reaches():
+    """At σ = 10^6 (a lattice sum of ~8·10^7 terms is refused) Var = σ² to every digit
+    (Poisson summation: the correction is about σ⁴·e^{-2π²σ²}), and the normaliser is
+    √(2π)·σ likewise."""
+    law = registry.get("discrete-gaussian")
+    for sigma in (F(10**6), F(10**9, 7)):
+        with precision(40):
+            ev = Evaluator(law, {"sigma": sigma})
+            s2 = arb_of(sigma) ** 2
+            assert abs(ev.var().ball / s2 - 1) < flint.arb(10) ** -38
+            root = (2 * flint.arb.pi()).sqrt() * arb_of(sigma)
+            assert abs(ev.normaliser.ball / root - 1) < flint.arb(10) ** -38
+    with pytest.raises(InputError, match="1,000,000 terms"):
+        with precision(40):
+            Evaluator(_lattice_twin(), {"w": F(10**6)}).var()
+
+
+def test_theta_forms_hand_over_to_the_sum_at_tiny_scales():
+    """At σ = 1/1000, θ₃'' cancels: the lattice sum answers, 2·e^{-500000} to 30 digits."""
+    with precision(30):
+        ball = Evaluator(registry.get("discrete-gaussian"), {"sigma": F(1, 1000)}).var()
+    assert ball.how == "lattice sum"
+    with mpmath.workdps(40):
+        q = mpmath.exp(-500000)
+        exact = 2 * q / (1 + 2 * q + 2 * q**4)
+        assert abs(ball.mpf() / exact - 1) < mpmath.mpf(10) ** -28

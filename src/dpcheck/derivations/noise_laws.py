@@ -140,6 +140,11 @@ def derivation(law: NoiseLaw, name: str | None = None) -> Checked:
             _display(f"C = {sum_or_int} {f}({v}){d}", norm, missing),
         )
     )
+    tails_missing = missing
+    own = getattr(law, "_ball_label", None)
+    if own is not None:
+        missing = f"no SymPy closed form; every value is the law's own certified form, {own}"
+        steps[-1] = Step(steps[-1].words, _display(f"C = {sum_or_int} {f}({v}){d}", norm, missing))
     m1, m2 = law.moment(1), law.moment(2)
     var = None if m1 is None or m2 is None else sp.simplify(m2 - m1**2)
     steps.append(
@@ -154,8 +159,8 @@ def derivation(law: NoiseLaw, name: str | None = None) -> Checked:
     steps.append(
         Step(
             "The tails, for $u \\ge 0$:",
-            _display("P(Z \\ge u)", law.tail(1), missing)
-            + _display("P(Z \\le -u)", law.tail(-1), missing),
+            _display("P(Z \\ge u)", law.tail(1), tails_missing)
+            + _display("P(Z \\le -u)", law.tail(-1), tails_missing),
         )
     )
     concave, reason = law.log_concave()

@@ -12,6 +12,11 @@ saying how the ball was obtained:
   below the working precision; the tail is bounded by a geometric series, valid
   because the summand is log-concave (its ratio of consecutive terms only
   decreases, :meth:`NoiseLaw.log_concave`), and added to the radius;
+* a law's own certified form: a law may override the normaliser or a moment
+  with ``_normaliser_ball(args)`` / ``_moment_ball(order, args)`` returning an
+  ``arb`` that contains the value (or None to fall back), labelled by its
+  ``_ball_label`` (the discrete Gaussian's Jacobi theta functions, which need no
+  lattice sum at any scale);
 * ``quadrature (estimate)``: a real-line law with no closed form: mpmath's
   quadrature, split at the law's breakpoints, with its own error estimate
   widened 100 times.  This ball is *not* certified (``certified`` is False)
@@ -156,6 +161,16 @@ class Evaluator:
             prev = term
             j += 1
 
+    def _own(self, hook: str, *extra: int) -> Ball | None:
+        """The law's own certified ball for a quantity (module doc), or None."""
+        method = getattr(self.law, hook, None)
+        if method is None:
+            return None
+        ball = method(*extra, *self._args)
+        if ball is None:
+            return None
+        return Ball(ball, getattr(self.law, "_ball_label", "the law's own form"))
+
     def _refuse(self) -> None:
         raise InputError(
             f"{self.law.name} at {self._shown()}: the lattice sum needs more than"
@@ -181,6 +196,9 @@ class Evaluator:
         closed = self.law.normaliser
         if closed is not None:
             return Ball(self._compile(closed, t)(flint.arb(0)), "closed form")
+        own = self._own("_normaliser_ball")
+        if own is not None:
+            return own
         if self.law.is_lattice:
             self._require_lattice_bound()
             total = self.kernel(flint.arb(0)) + self._side_sum(1, 1) + self._side_sum(-1, 1)
@@ -283,6 +301,9 @@ class Evaluator:
         closed = self.law.moment(order)
         if closed is not None:
             return Ball(self._compile(closed, t)(flint.arb(0)), "closed form")
+        own = self._own("_moment_ball", order)
+        if own is not None:
+            return own
         if self.law.is_lattice:
             self._require_lattice_bound()
             total = self._side_sum(1, 1, order) + (-1) ** order * self._side_sum(-1, 1, order)
