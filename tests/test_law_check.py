@@ -120,7 +120,7 @@ def test_the_points_lie_in_each_domain():
             for p in law.params:
                 p.parse(point[p.name])  # raises when outside the domain
             if law.is_lattice:
-                assert point["@"].denominator == 1
+                assert point["y"].denominator == 1
 
 
 # ------------------------------------------------------------------------- the CLI
@@ -154,7 +154,8 @@ def test_cli_user_law_from_its_density(capsys):
         (["discrete-gaussian.kurtosis", "1"], "expected one of"),
         (["discrete-gaussian.var", "x^2"], "unknown symbol"),
         (["discrete-gaussian.var", "1", "--notation", "b=scale"], "no parameter"),
-        (["folded-gaussian.var", "1"], "bounded"),
+        (["folded-gaussian.var", "x"], "unknown symbol"),
+        (["folded-gaussian.var", "1", "--notation", "b=sigma,d=sigma"], "twice"),
         (["discrete-gaussian.pdf", "1"], "expected one of"),
         (["var", "1", "--density", r"e^{-|z|/c}", "--param", "b>0"], "unknown symbol"),
         (["staircase.var", r"\mathrm{height}"], "height"),
@@ -167,3 +168,62 @@ def test_cli_refusals_are_one_line(args, mentions):
 def test_api_refuses_a_quantity_that_does_not_exist():
     with pytest.raises(InputError, match="pmf"):
         law_quantity(registry.get("gaussian"), "pmf")
+
+
+# ------------------------------------------------------------------ bounded laws
+
+
+def _old_engine_latex(mechanism: str, quantity: str) -> str:
+    """The mechanism algebra's own derivation (SymPy summation), as LaTeX in b = scale."""
+    import sympy as sp
+
+    from dpcheck.symbolic import mechanisms
+    from dpcheck.symbolic.symbols import alpha
+
+    b = sp.Symbol("b", positive=True)
+    expr = mechanisms.quantity(mechanism, quantity, "both").subs(alpha, sp.exp(-1 / b))
+    return sp.latex(expr)
+
+
+def test_the_bounded_route_agrees_with_the_algebra_s_closed_form_and_catches_a_mutant():
+    """Two engines that share nothing but the pmf: the truncated two-sided geometric's
+    mean summed by SymPy (dpcheck.symbolic.mechanisms) against the generic bounding of
+    the discrete Laplace law in balls (dpcheck.laws.bounded)."""
+    law = registry.get("discrete-laplace")
+    tex = _old_engine_latex("truncated-geometric", "mean")
+    r = check_law_formula(law, "mean", tex, notation="b=scale", bounding="truncated")
+    assert r.verdict == "equal" and "not a symbolic proof" in r.method
+    assert r.domain.startswith("b > 0; integers c_0 < c_1")
+    mutant = check_law_formula(law, "mean", tex + r" + 10^{-25}", notation="b=scale",
+                               bounding="truncated")
+    assert mutant.verdict == "differs"
+    assert mutant.witness["reproduce"].startswith("dpcheck eval truncated-discrete-laplace.mean")
+
+
+def test_folded_gaussian_normaliser_is_not_one_and_the_witness_is_the_normal_mass():
+    r = check_law_formula(registry.get("gaussian"), "normaliser", "1", bounding="folded")
+    assert r.verdict == "differs"
+    p = {k: F(v) for k, v in r.witness["point"].items()}
+    with mpmath.workdps(40):
+        sigma, s, c0, c1 = (mpmath.mpf(p[k].numerator) / p[k].denominator
+                            for k in ("\\sigma", "s", "c_0", "c_1"))
+        mass = mpmath.ncdf((c1 - s) / sigma) - mpmath.ncdf((c0 - s) / sigma)
+        assert abs(mpmath.mpf(r.witness["derived"]) - mass) < mpmath.mpf(10) ** -18
+
+
+def test_bounded_points_respect_the_bounds():
+    for name in ("gaussian", "discrete-gaussian"):
+        law = registry.get(name)
+        q = law_quantity(law, "cdf", "clamped")
+        for point in points(q, count=300):
+            assert point["c0"] < point["c1"] and point["c0"] <= point["s"] <= point["c1"]
+            if law.is_lattice:
+                assert all(point[k].denominator == 1 for k in ("s", "c0", "c1", "y"))
+
+
+def test_cli_bounded_law(capsys):
+    assert main(["check-formula", "folded-gaussian.normaliser", "1", "--json"]) == 1
+    data = json.loads(capsys.readouterr().out)
+    assert data["witness"]["reproduce"].startswith("dpcheck eval folded-gaussian.normaliser")
+    assert main(data["witness"]["reproduce"].split()[1:]) == 0
+    assert_refused(run_cli(["check-formula", "folded-gaussian.pdf", "1"]), mentions="expected")

@@ -66,9 +66,10 @@ def run(args: argparse.Namespace) -> int:
     if law is not None:
         from dpcheck.formula.law_check import check_law_formula
 
+        law, bounding = law if isinstance(law, tuple) else (law, None)
         result = check_law_formula(
             law, quantity, args.latex, args.against_latex, args.notation,
-            reproduce_with=_law_options(args),
+            bounding=bounding, reproduce_with=_law_options(args),
         )
     else:
         result = check_formula(args.quantity, args.latex, args.against_latex, args.notation)
@@ -81,7 +82,8 @@ def run(args: argparse.Namespace) -> int:
 
 def _law_quantity(args: argparse.Namespace) -> tuple[Any, str]:
     """(the law object, the quantity) when the quantity is one of a law object
-    (``discrete-gaussian.var``, or ``var`` with ``--density``); (None, '') otherwise."""
+    (``discrete-gaussian.var``, or ``var`` with ``--density``), ((law, bounding), quantity)
+    for a bounded law (``folded-gaussian.var``); (None, '') otherwise."""
     from dpcheck.errors import InputError
     from dpcheck.laws import cli as laws_cli
     from dpcheck.laws import registry
@@ -99,13 +101,10 @@ def _law_quantity(args: argparse.Namespace) -> tuple[Any, str]:
         return None, ""
     if name in registry.LAWS:
         return registry.LAWS[name], quantity
-    if bounded_name(name) is not None:
-        raise InputError(
-            f"quantity {args.quantity!r}: check-formula does not yet take a bounded noise law"
-            " (expected a law such as discrete-gaussian.var, or truncated-laplace.var of the"
-            " mechanism algebra)"
-        )
-    return None, ""
+    bounded = bounded_name(name)
+    assert bounded is not None  # is_law_name: a shipped law or <bounding>-<law>
+    bounding, law = bounded
+    return (law, bounding), quantity
 
 
 def _law_options(args: argparse.Namespace) -> str:

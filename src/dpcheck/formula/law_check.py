@@ -10,7 +10,12 @@ law's density or pmf (:mod:`dpcheck.laws.noise`, :mod:`dpcheck.laws.numeric`):
 - ``mean``, ``second_moment``, ``var``: of the noise Z (functions of the parameters);
 - ``cdf`` / ``sf``: P(Z <= y) / P(Z > y), functions of the parameters and y;
 - ``pdf`` (real support) / ``pmf`` (integers): the normalised density at z
-  (the formula's variable is ``z``, or ``k`` on the integers).
+  (the formula's variable is ``z``, or ``k`` on the integers);
+- of a bounded law ``<bounding>-<law>`` (``folded-gaussian``, ``truncated-staircase``;
+  :mod:`dpcheck.laws.bounded`): ``normaliser``, ``mean``, ``bias``, ``second_moment``,
+  ``var``, ``mse`` of the output Y at input s with bounds c_0 < c_1, and ``cdf`` at y
+  (the symbols ``s``, ``c_0``, ``c_1``, integers on the lattice; no closed form here:
+  compared with the certified balls at each point).
 
 Route (DESIGN.md, "Verdicts": points never prove, they only find counterexamples
 that are then confirmed rigorously):
@@ -56,6 +61,7 @@ from dpcheck.formula.check import (
 )
 from dpcheck.formula.latex_parser import _GREEK, parse_latex
 from dpcheck.laws.arb_eval import evaluate_arb
+from dpcheck.laws.bounded import BOUNDINGS, Bounded
 from dpcheck.laws.noise import NoiseLaw, Param, u
 from dpcheck.laws.numeric import Evaluator, precision
 from dpcheck.symbolic import atoms
@@ -79,6 +85,30 @@ _WHAT = {
     "pdf": "the density of Z at z",
     "pmf": "P(Z = k)",
 }
+#: the quantities of a bounded law (:mod:`dpcheck.laws.bounded`), and their variable
+BOUNDED_QUANTITIES: Mapping[str, str | None] = {
+    "normaliser": None,
+    "mean": None,
+    "bias": None,
+    "second_moment": None,
+    "var": None,
+    "mse": None,
+    "cdf": "y",
+}
+_BOUNDED_WHAT = {
+    "normaliser": "P(c0 <= s + Z <= c1)",
+    "mean": "E Y",
+    "bias": "E Y - s",
+    "second_moment": "E Y^2",
+    "var": "Var Y",
+    "mse": "E (Y - s)^2",
+    "cdf": "P(Y <= y)",
+}
+#: the input and the bounds of a bounded law, as the formula writes them
+_S = sp.Symbol("s", real=True)
+_C0 = sp.Symbol("c_0", real=True)
+_C1 = sp.Symbol("c_1", real=True)
+_BOUND_WORDS = {"s": (_S, "s"), "c0": (_C0, "c_0"), "c1": (_C1, "c_1")}
 #: seed of the points (fixed: answers are reproducible)
 SEED = 35
 #: how many points the witness search and the evidence use
@@ -114,24 +144,48 @@ class LawQuantity:
 
     law: NoiseLaw
     quantity: str
+    #: truncated, clamped or folded (:mod:`dpcheck.laws.bounded`), or None
+    bounding: str | None = None
+
+    @property
+    def mechanism(self) -> str:
+        return self.law.name if self.bounding is None else f"{self.bounding}-{self.law.name}"
 
     @property
     def name(self) -> str:
-        return f"{self.law.name}.{self.quantity}"
+        return f"{self.mechanism}.{self.quantity}"
 
     @property
     def variable(self) -> sp.Symbol | None:
-        which = LAW_QUANTITIES[self.quantity]
-        return {"y": _Y, "z": _Z, "k": _K, None: None}[which]
+        table = LAW_QUANTITIES if self.bounding is None else BOUNDED_QUANTITIES
+        return {"y": _Y, "z": _Z, "k": _K, None: None}[table[self.quantity]]
+
+    @cached_property
+    def words(self) -> dict[str, sp.Symbol]:
+        """Every symbol the formula is written in, by its word: the law's parameters, then
+        s, c0, c1 (bounded), then y, z or k; the keys of a point."""
+        out = {p.name: p.symbol for p in self.law.params}
+        if self.bounding is not None:
+            out.update({word: symbol for word, (symbol, _) in _BOUND_WORDS.items()})
+        if self.variable is not None:
+            out[str(self.variable)] = self.variable
+        return out
 
     @property
     def description(self) -> str:
+        if self.bounding is not None:
+            return (
+                f"{_BOUNDED_WHAT[self.quantity]} for Y the {self.bounding} output of s + Z,"
+                f" Z ~ {self.law.name}, in [c0, c1] (dpcheck.laws.bounded)"
+            )
         return f"{_WHAT[self.quantity]} for Z ~ {self.law.name}, derived from its kernel"
 
     @cached_property
     def reference(self) -> sp.Expr | None:
         """The closed form of the quantity in the law's symbols (None: numeric only)."""
         law, q = self.law, self.quantity
+        if self.bounding is not None:
+            return None
         if q in ("mean", "second_moment"):
             return law.moment(1 if q == "mean" else 2)
         if q == "var":
@@ -151,11 +205,19 @@ class LawQuantity:
         sf = sp.Piecewise((1 - low.subs(u, -y), y < 0), (high.subs(u, y), True))
         return sf if q == "sf" else 1 - sf
 
-    def value(self, params: dict[str, Fraction], at: Fraction | None) -> flint.arb | None:
-        """The certified ball of the quantity (the evaluator of ``dpcheck eval``), or None
-        when it is only an estimate or cannot be resolved."""
-        ev = Evaluator(self.law, params)
+    def value(self, point: Mapping[str, Fraction]) -> flint.arb | None:
+        """The certified ball of the quantity at a point (the evaluator of ``dpcheck
+        eval``), or None when it is only an estimate or cannot be resolved."""
+        params = {p.name: point[p.name] for p in self.law.params}
+        at = None if self.variable is None else point[str(self.variable)]
         q = self.quantity
+        if self.bounding is not None:
+            try:
+                b = Bounded(self.law, params, self.bounding, point["s"], point["c0"], point["c1"])
+                return b.output_cdf(at) if q == "cdf" else b.quantity(q)
+            except InputError:
+                return None
+        ev = Evaluator(self.law, params)
         try:
             if q == "mean":
                 ball = ev.mean()
@@ -174,14 +236,20 @@ class LawQuantity:
         return ball.ball if ball.certified else None
 
 
-def law_quantity(law: NoiseLaw, quantity: str) -> LawQuantity:
+def law_quantity(law: NoiseLaw, quantity: str, bounding: str | None = None) -> LawQuantity:
     """The quantity, or a one-line InputError naming the expected ones."""
-    known = [q for q in LAW_QUANTITIES if q != ("pdf" if law.is_lattice else "pmf")]
+    if bounding is not None and bounding not in BOUNDINGS:
+        raise InputError(f"bounding {bounding!r} (expected one of: {', '.join(BOUNDINGS)})")
+    if bounding is None:
+        known = [q for q in LAW_QUANTITIES if q != ("pdf" if law.is_lattice else "pmf")]
+    else:
+        known = list(BOUNDED_QUANTITIES)
     if quantity not in known:
+        where = law.name if bounding is None else f"{bounding}-{law.name}"
         raise InputError(
-            f"unknown quantity {quantity!r} of {law.name} (expected one of: {', '.join(known)})"
+            f"unknown quantity {quantity!r} of {where} (expected one of: {', '.join(known)})"
         )
-    return LawQuantity(law, quantity)
+    return LawQuantity(law, quantity, bounding)
 
 
 def notation_table(
@@ -191,9 +259,7 @@ def notation_table(
 
     The defaults are :func:`default_latex_name` of each parameter and y, z or k; a
     reviewer's ``'\\tau=sigma'`` renames one (the default name is then free)."""
-    words: dict[str, sp.Symbol] = {p.name: p.symbol for p in q.law.params}
-    if q.variable is not None:
-        words[str(q.variable)] = q.variable
+    words = dict(q.words)
     given = (
         nt.parse_mapping(mapping)
         if isinstance(mapping, str)
@@ -204,6 +270,8 @@ def notation_table(
     params = {p.name for p in q.law.params}
 
     def defaults(word: str) -> list[str]:
+        if word in _BOUND_WORDS:
+            return [_BOUND_WORDS[word][1], word] if word != "s" else ["s"]
         return default_latex_name(word) if word in params else [word]
 
     names: dict[sp.Symbol, str] = {symbol: defaults(word)[0] for word, symbol in words.items()}
@@ -258,19 +326,44 @@ def points(q: LawQuantity, count: int = POINTS, seed: int = SEED) -> list[dict[s
     out = []
     for _ in range(count):
         point = {p.name: _draw(p, rng, p.name == q.law.scale) for p in q.law.params}
+        scale = point[q.law.scale]
+        lattice = q.law.is_lattice
+        centre = Fraction(0)
+        if q.bounding is not None:
+            # c0 within 5 scales of 0, a width of 1/10 to 10 scales, s in [c0, c1]
+            c0 = _uniform(rng, -5 * scale - 1, 5 * scale + 1, lattice)
+            width = max(_uniform(rng, scale / 10, 10 * scale + 1, lattice), Fraction(1, 1000))
+            if lattice:
+                width = max(width, Fraction(1))
+            c1 = c0 + width
+            where = rng.random()
+            s = c0 if where < 0.1 else c1 if where < 0.2 else _uniform(rng, c0, c1, lattice)
+            point |= {"s": s, "c0": c0, "c1": c1}
+            centre = s
         if q.variable is not None:
-            spread = 4 * point[q.law.scale] + 2
-            if q.law.is_lattice or q.variable is _K:
-                at = Fraction(rng.randint(-int(spread), int(spread)))
-            else:
-                at = Fraction(rng.uniform(-float(spread), float(spread))).limit_denominator(1000)
-            point["@"] = at
+            spread = 4 * scale + 2
+            point[str(q.variable)] = centre + _uniform(
+                rng, -spread, spread, lattice or q.variable is _K
+            )
         out.append(point)
     return out
 
 
+def _uniform(rng: random.Random, low: Fraction, high: Fraction, integer: bool) -> Fraction:
+    """A seeded rational in [low, high] (denominator <= 1000), or an integer."""
+    if integer:
+        return Fraction(rng.randint(math.ceil(low), max(math.ceil(low), math.floor(high))))
+    value = Fraction(rng.uniform(float(low), float(high))).limit_denominator(1000)
+    return min(max(value, low), high)
+
+
 def _domain(q: LawQuantity, names: Mapping[sp.Symbol, str]) -> str:
     parts = [f"{names[p.symbol]} {p.expected.split(' ', 1)[1]}" for p in q.law.params]
+    if q.bounding is not None:
+        kind = "integers" if q.law.is_lattice else "real"
+        parts.append(
+            f"{kind} {names[_C0]} < {names[_C1]}, {names[_S]} in [{names[_C0]}, {names[_C1]}]"
+        )
     if q.variable is not None:
         kind = "integer" if q.variable is _K or q.law.is_lattice else "real"
         parts.append(f"{kind} {names[q.variable]}")
@@ -315,25 +408,32 @@ def check_law_formula(
     against_latex: str | None = None,
     notation: Mapping[str, str] | str | None = None,
     *,
+    bounding: str | None = None,
     reproduce_with: str = "",
 ) -> FormulaCheck:
     """Compare ``latex`` with ``quantity`` of ``law`` (or with ``against_latex``).
 
     ``notation`` renames parameters ('\\tau=sigma'); ``reproduce_with`` is what names a
     user's law on the command line (``--density ... --param ...``), for the witness's
-    ``dpcheck eval`` command.
+    ``dpcheck eval`` command; ``bounding`` (truncated, clamped, folded) checks a quantity
+    of the bounded law instead.
     """
     start = time.perf_counter()
-    q = law_quantity(law, quantity)
+    q = law_quantity(law, quantity, bounding)
     table, names, given = notation_table(q, notation)
     parsed = parse_latex(latex, table)
     against = parse_latex(against_latex, table) if against_latex is not None else None
     notes: list[str] = []
-    symbols = {p.symbol: p.name for p in law.params}
+    symbols = {symbol: word for word, symbol in q.words.items()}
     if against is None:
         reference = q.reference
         ref_name = f"derived {q.name}"
-        if reference is None:
+        if reference is None and bounding is not None:
+            notes.append(
+                f"{q.name} is compared with its certified value at each point (the bounded"
+                " law's pieces in ball arithmetic, dpcheck.laws.bounded)"
+            )
+        elif reference is None:
             notes.append(
                 f"{q.name} has no closed form (SymPy leaves the"
                 f" {'sum' if law.is_lattice else 'integral'}); compared with its certified"
@@ -346,14 +446,14 @@ def check_law_formula(
     names = {x: _plain(name) for x, name in names.items()}
     shown = {x: nt.display_symbol(name) for x, name in names.items()}
     if witness is not None:
-        witness["point"] = {
-            names[p.symbol]: str(witness["raw"][p.name]) for p in law.params
-        } | ({names[q.variable]: str(witness["raw"]["@"])} if q.variable is not None else {})
+        raw = witness["raw"]
+        witness["point"] = {names[symbol]: str(raw[word]) for word, symbol in q.words.items()}
         if against is None:
-            args = " ".join(f"{k}={v}" for k, v in witness["raw"].items() if k != "@")
-            if q.variable is not None:
+            variable = None if q.variable is None else str(q.variable)
+            args = " ".join(f"{k}={raw[k]}" for k in q.words if k != variable)
+            if variable is not None:
                 where = "y" if quantity in ("cdf", "sf") else "z"  # eval's names
-                args += f" {where}={witness['raw']['@']}"
+                args += f" {where}={raw[variable]}"
             if law.source == "user-defined":
                 tail = f" {reproduce_with}" if reproduce_with else " (with the law's --density)"
                 witness["reproduce"] = f"dpcheck eval {quantity} {args} --dps 30{tail}"
@@ -388,16 +488,13 @@ def _compare(
     notes: list[str],
 ) -> tuple[tuple[str, str], dict | None, int]:
     """((verdict, method), witness or None, points where the balls agree)."""
-    variable = q.variable
-    stray = formula.free_symbols - set(symbols) - ({variable} if variable is not None else set())
+    stray = formula.free_symbols - set(symbols)
     if reference is not None:
-        stray |= reference.free_symbols - set(symbols) - {variable}
+        stray |= reference.free_symbols - set(symbols)
     if stray:
         raise InputError(
             f"the formula uses {', '.join(sorted(map(str, stray)))}, which is not a parameter of"
-            f" {q.law.name} ({', '.join(symbols.values())}"
-            + (f", {variable}" if variable is not None else "")
-            + ")"
+            f" {q.mechanism} ({', '.join(symbols.values())})"
         )
     if reference is not None:
         done, how = within(EXACT_SECONDS, _zero, formula - reference)
@@ -409,14 +506,11 @@ def _compare(
     pts = points(q)
     with precision(DPS):
         for point in pts:
-            env = {x: point[name] for x, name in symbols.items()}
-            if variable is not None:
-                env[variable] = point["@"]
+            env = {x: point[word] for x, word in symbols.items()}
             try:
                 a = evaluate_arb(formula, env)
                 if derived:
-                    params = {name: point[name] for name in symbols.values()}
-                    b = q.value(params, point.get("@"))
+                    b = q.value(point)
                 else:
                     b = evaluate_arb(reference, env)
             except (InputError, ZeroDivisionError, ValueError):
