@@ -34,11 +34,17 @@ def add_parser(sub: Any) -> None:
     p = sub.add_parser(
         "check-formula",
         help=HELP,
-        description=HELP + ". Known quantities: " + known_names() + ".",
+        description=HELP + ". Known quantities: " + known_names() + ". And every law object"
+        " (issue 35): <law>.<quantity> for a shipped law (discrete-gaussian, discrete-laplace,"
+        " staircase, uniform) with quantity mean, second_moment, var, cdf, sf, pdf or pmf;"
+        " <bounding>-<law>.<quantity> (folded-gaussian.var, truncated-discrete-gaussian.mean)"
+        " with normaliser, mean, bias, second_moment, var, mse or cdf; or the bare quantity"
+        " with --density.",
     )
     p.add_argument(
         "quantity",
-        help="e.g. truncated.mean (eq (6)), bit.mean.lower (eq (9)), truncated-gaussian.var",
+        help="e.g. truncated.mean (eq (6)), bit.mean.lower (eq (9)), truncated-gaussian.var,"
+        " discrete-gaussian.var, folded-gaussian.mean, or var with --density",
     )
     p.add_argument("latex", help=r"the formula, e.g. '\mu_{2}=s+\frac{\lambda}{2}[...]'")
     p.add_argument(
