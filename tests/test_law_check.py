@@ -221,6 +221,16 @@ def test_bounded_points_respect_the_bounds():
                 assert all(point[k].denominator == 1 for k in ("s", "c0", "c1", "y"))
 
 
+def test_a_bounded_formula_in_the_reviewer_s_notation():
+    law = registry.get("discrete-laplace")
+    tex = _old_engine_latex("truncated-geometric", "normaliser").replace("c_{0}", "l")
+    tex = tex.replace("c_{1}", "u").replace("s", r"\theta")
+    r = check_law_formula(law, "normaliser", tex, notation=r"b=scale,l=c_0,u=c1,\theta=s",
+                          bounding="truncated")
+    assert r.verdict == "equal", r.method
+    assert r.domain == r"b > 0; integers l < u, \theta in [l, u]"
+
+
 def test_cli_bounded_law(capsys):
     assert main(["check-formula", "folded-gaussian.normaliser", "1", "--json"]) == 1
     data = json.loads(capsys.readouterr().out)

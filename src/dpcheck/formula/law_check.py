@@ -279,8 +279,7 @@ def notation_table(
     renamed: set[sp.Symbol] = set()
     for latex, word in given.items():
         key = word.replace("{", "").replace("}", "").lstrip("\\")
-        if key == "varepsilon":
-            key = "epsilon"
+        key = {"varepsilon": "epsilon", "c_0": "c0", "c_1": "c1"}.get(key, key)
         if key not in words:
             raise InputError(
                 f"notation {latex}={word}: {q.name} has no parameter {word!r} (expected one of:"
