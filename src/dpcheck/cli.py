@@ -574,19 +574,15 @@ def _krand_general_text(d: dict) -> list[str]:  # type: ignore[type-arg]
 def _derive_user_law(args: argparse.Namespace) -> int:
     """``dpcheck derive --density ...``: the derivation of a user's law, one file."""
     from dpcheck.derivations import build, mechanisms, noise_laws
-    from dpcheck.laws.cli import user_law
+    from dpcheck.laws.cli import law_options, user_law
 
     if args.names or args.pdf:
         raise InputError("--density writes one derivation: expected no names and no --pdf")
     law = user_law(args)
     import dataclasses
-    import shlex
 
     derivation = noise_laws.derivation(law, "law-user")
-    options = ["--density", args.density, "--support", args.support]
-    for p in args.param or []:
-        options += ["--param", p]
-    again = " ".join(shlex.quote(w) for w in options)
+    again = law_options(args)
     derivation = dataclasses.replace(
         derivation,
         reproduce=(f"dpcheck derive {again}", *(f"{c} {again}" for c in derivation.reproduce)),

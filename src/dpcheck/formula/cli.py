@@ -71,11 +71,12 @@ def run(args: argparse.Namespace) -> int:
     law, quantity = _law_quantity(args)
     if law is not None:
         from dpcheck.formula.law_check import check_law_formula
+        from dpcheck.laws import cli as laws_cli
 
         law, bounding = law if isinstance(law, tuple) else (law, None)
         result = check_law_formula(
             law, quantity, args.latex, args.against_latex, args.notation,
-            bounding=bounding, reproduce_with=_law_options(args),
+            bounding=bounding, reproduce_with=laws_cli.law_options(args),
         )
     else:
         result = check_formula(args.quantity, args.latex, args.against_latex, args.notation)
@@ -111,18 +112,6 @@ def _law_quantity(args: argparse.Namespace) -> tuple[Any, str]:
     assert bounded is not None  # is_law_name: a shipped law or <bounding>-<law>
     bounding, law = bounded
     return (law, bounding), quantity
-
-
-def _law_options(args: argparse.Namespace) -> str:
-    """The options that name a user's law again in a reproduce command."""
-    import shlex
-
-    if args.density is None:
-        return ""
-    words = ["--density", args.density, "--support", args.support]
-    for p in args.param or []:
-        words += ["--param", p]
-    return " ".join(shlex.quote(w) for w in words)
 
 
 def summary(result: FormulaCheck) -> str:

@@ -50,6 +50,18 @@ def add_law_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def law_options(args: argparse.Namespace) -> str:
+    """The options that name a user's law again in a reproduce command ('' without one)."""
+    import shlex
+
+    if getattr(args, "density", None) is None:
+        return ""
+    words = ["--density", args.density, "--support", args.support]
+    for p in args.param or []:
+        words += ["--param", p]
+    return " ".join(shlex.quote(w) for w in words)
+
+
 def user_law(args: argparse.Namespace) -> NoiseLaw | None:
     if getattr(args, "density", None) is None:
         return None
