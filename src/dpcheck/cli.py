@@ -573,14 +573,14 @@ def _krand_general_text(d: dict) -> list[str]:  # type: ignore[type-arg]
 
 def _derive_user_law(args: argparse.Namespace) -> int:
     """``dpcheck derive --density ...``: the derivation of a user's law, one file."""
+    import dataclasses
+
     from dpcheck.derivations import build, mechanisms, noise_laws
     from dpcheck.laws.cli import law_options, user_law
 
     if args.names or args.pdf:
         raise InputError("--density writes one derivation: expected no names and no --pdf")
     law = user_law(args)
-    import dataclasses
-
     derivation = noise_laws.derivation(law, "law-user")
     again = law_options(args)
     derivation = dataclasses.replace(

@@ -125,11 +125,18 @@ def derivation(law: NoiseLaw, name: str | None = None) -> Checked:
             ),
         ),
     ]
-    norm = law.normaliser
-    missing = (
+    # what stands in for a missing closed form: the tails are always lattice sums or
+    # estimates; the normaliser and moments may be the law's own certified form
+    tails_missing = (
         "no closed form: SymPy leaves the sum; every value is a certified lattice sum"
         if law.is_lattice
         else "no closed form: every value is a labelled quadrature estimate"
+    )
+    own = getattr(law, "_ball_label", None)
+    missing = (
+        tails_missing
+        if own is None
+        else f"no SymPy closed form; every value is the law's own certified form, {own}"
     )
     steps.append(
         Step(
@@ -137,14 +144,9 @@ def derivation(law: NoiseLaw, name: str | None = None) -> Checked:
             + ("the law's own formula" if getattr(law, "_normaliser_formula", None) else
                f"SymPy's {'sum' if law.is_lattice else 'integral'} of the kernel")
             + ":",
-            _display(f"C = {sum_or_int} {f}({v}){d}", norm, missing),
+            _display(f"C = {sum_or_int} {f}({v}){d}", law.normaliser, missing),
         )
     )
-    tails_missing = missing
-    own = getattr(law, "_ball_label", None)
-    if own is not None:
-        missing = f"no SymPy closed form; every value is the law's own certified form, {own}"
-        steps[-1] = Step(steps[-1].words, _display(f"C = {sum_or_int} {f}({v}){d}", norm, missing))
     m1, m2 = law.moment(1), law.moment(2)
     var = None if m1 is None or m2 is None else sp.simplify(m2 - m1**2)
     steps.append(

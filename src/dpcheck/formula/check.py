@@ -627,7 +627,7 @@ def _exactly_zero(diff: sp.Expr) -> bool:
         return False
 
 
-def _simplifies_to_zero(diff: sp.Expr) -> bool:
+def simplifies_to_zero(diff: sp.Expr) -> bool:
     """Step 3: SymPy simplify, on small differences only."""
     if sp.count_ops(diff) > MAX_SIMPLIFY_OPS or exact_degree(diff) > MAX_EXACT_DEGREE:
         return False
@@ -848,7 +848,7 @@ def numerical_evidence(diff: sp.Expr, points: Iterable[Point]) -> tuple[int, Poi
     return good, None
 
 
-_ARB = "counterexample confirmed in ball arithmetic (python-flint arb)"
+ARB_METHOD = "counterexample confirmed in ball arithmetic (python-flint arb)"
 
 
 @dataclass
@@ -861,7 +861,7 @@ class _Outcome:
     point: Point | None = None
 
 
-def _atoms_zero(diff: sp.Expr) -> bool:
+def atoms_zero(diff: sp.Expr) -> bool:
     """Step 1 of the general route: :func:`dpcheck.symbolic.atoms.is_zero` (a proof when
     it gives 0: a rational function of the parameters and the atoms exp, erf, α^)."""
     try:
@@ -913,7 +913,7 @@ def _degree_note(diff: sp.Expr, notes: list[str]) -> None:
 def _simplify_step(diff: sp.Expr, notes: list[str]) -> bool:
     """Step 3, cut off after EXACT_SECONDS."""
     _degree_note(diff, notes)
-    done, zero = within(EXACT_SECONDS, _simplifies_to_zero, diff)
+    done, zero = within(EXACT_SECONDS, simplifies_to_zero, diff)
     if not done:
         notes.append(f"simplify stopped after {EXACT_SECONDS:g} s")
     return bool(zero)
@@ -935,7 +935,7 @@ def _compare(
     hit = ck.find_witness(diff, points)
     if hit is not None:
         witness = witness_values(formula, reference, hit[0], names)
-        return _Outcome("differs", _ARB, witness, point=hit[0])
+        return _Outcome("differs", ARB_METHOD, witness, point=hit[0])
     if may_be_complex(diff):
         # a root or log of a negative value: real ball arithmetic only sees nan there
         witness, point, odd = complex_witness(formula, reference, points, names)
@@ -953,7 +953,7 @@ def _compare(
     good, excluded = numerical_evidence(diff, points)
     if excluded is not None:
         witness = witness_values(formula, reference, excluded, names)
-        return _Outcome("differs", _ARB, witness, point=excluded)
+        return _Outcome("differs", ARB_METHOD, witness, point=excluded)
     if good >= MIN_EVIDENCE_POINTS:
         return _Outcome(
             "equal",
@@ -1043,7 +1043,7 @@ def _general_zero_test(base: str, used: list[str]) -> Callable[[sp.Expr], bool]:
         if base == "laplace" and _exactly_zero(diff):
             used.append("rational form in t0, t1, e^-t0, e^-t1")
             return True
-        if _atoms_zero(diff):
+        if atoms_zero(diff):
             used.append(
                 "rational function of the parameters and the atoms exp(.), erf(.), alpha^(.):"
                 " dpcheck.symbolic.atoms.is_zero"
@@ -1164,10 +1164,12 @@ def _check_general(
 
 
 __all__ = [
+    "ARB_METHOD",
     "LIU_REGISTRY",
     "REGISTRY",
     "FormulaCheck",
     "Quantity",
+    "atoms_zero",
     "check_formula",
     "derived",
     "domain_points",
@@ -1180,5 +1182,6 @@ __all__ = [
     "numerical_evidence",
     "power_too_large",
     "random_points",
+    "simplifies_to_zero",
     "with_stray",
 ]

@@ -68,12 +68,13 @@ def add_parser(sub: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     """Check the formula and print the answer; the exit code (:data:`EXIT`: 0 equal, 1 differs
     or undecided)."""
-    law, quantity = _law_quantity(args)
-    if law is not None:
-        from dpcheck.formula.law_check import check_law_formula
-        from dpcheck.laws import cli as laws_cli
+    from dpcheck.laws import cli as laws_cli
 
-        law, bounding = law if isinstance(law, tuple) else (law, None)
+    target = laws_cli.law_target(args)
+    if target is not None:
+        from dpcheck.formula.law_check import check_law_formula
+
+        law, bounding, quantity = target
         result = check_law_formula(
             law, quantity, args.latex, args.against_latex, args.notation,
             bounding=bounding, reproduce_with=laws_cli.law_options(args),
@@ -85,33 +86,6 @@ def run(args: argparse.Namespace) -> int:
     else:
         print(summary(result))
     return EXIT[result.verdict]
-
-
-def _law_quantity(args: argparse.Namespace) -> tuple[Any, str]:
-    """(the law object, the quantity) when the quantity is one of a law object
-    (``discrete-gaussian.var``, or ``var`` with ``--density``), ((law, bounding), quantity)
-    for a bounded law (``folded-gaussian.var``); (None, '') otherwise."""
-    from dpcheck.errors import InputError
-    from dpcheck.laws import cli as laws_cli
-    from dpcheck.laws import registry
-    from dpcheck.laws.quantities import bounded_name
-
-    name, dot, quantity = str(args.quantity).rpartition(".")
-    law = laws_cli.user_law(args)
-    if law is not None:
-        if dot and name not in ("user", "law"):
-            raise InputError(
-                f"quantity {args.quantity!r}: with --density give the bare quantity (e.g. var)"
-            )
-        return law, quantity
-    if not laws_cli.is_law_name(name):  # the mechanism algebra's names keep their route
-        return None, ""
-    if name in registry.LAWS:
-        return registry.LAWS[name], quantity
-    bounded = bounded_name(name)
-    assert bounded is not None  # is_law_name: a shipped law or <bounding>-<law>
-    bounding, law = bounded
-    return (law, bounding), quantity
 
 
 def summary(result: FormulaCheck) -> str:

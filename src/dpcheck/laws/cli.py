@@ -78,21 +78,38 @@ def run_eval(args: argparse.Namespace, dps: int) -> int:
 
     from dpcheck.numeric.params import parse_assignments
 
-    law = user_law(args)
-    name, dot, quantity = args.quantity.rpartition(".")
-    bounded = bounded_name(name) if law is None else None
-    if bounded is not None:
-        ball, shown = evaluate_bounded(*bounded, quantity, parse_assignments(args.assignments),
-                                       dps)
-        return _print_eval(args, f"{name}.{quantity}", ball, shown, dps)
-    if law is None:
-        law = registry.get(name)
-    elif dot and name not in ("user", "law"):
-        raise InputError(
-            f"quantity {args.quantity!r}: with --density give the bare quantity (e.g. var)"
-        )
-    ball, shown = evaluate(law, quantity, parse_assignments(args.assignments), dps)
+    target = law_target(args)
+    if target is None:  # not a law's name: the registry's one-line refusal
+        registry.get(args.quantity.rpartition(".")[0])
+        raise AssertionError("unreachable")  # pragma: no cover
+    law, bounding, quantity = target
+    values = parse_assignments(args.assignments)
+    if bounding is not None:
+        ball, shown = evaluate_bounded(bounding, law, quantity, values, dps)
+        return _print_eval(args, f"{bounding}-{law.name}.{quantity}", ball, shown, dps)
+    ball, shown = evaluate(law, quantity, values, dps)
     return _print_eval(args, f"{law.name}.{quantity}", ball, shown, dps)
+
+
+def law_target(args: argparse.Namespace) -> tuple[NoiseLaw, str | None, str] | None:
+    """(law, bounding or None, quantity) that ``args.quantity`` names among the law
+    objects: ``discrete-gaussian.var``, ``folded-gaussian.mean``, or the bare quantity
+    with ``--density``; None for any other name (the mechanism algebra's keep their
+    route).  Shared by eval and check-formula."""
+    name, dot, quantity = str(args.quantity).rpartition(".")
+    law = user_law(args)
+    if law is not None:
+        if dot and name not in ("user", "law"):
+            raise InputError(
+                f"quantity {args.quantity!r}: with --density give the bare quantity (e.g. var)"
+            )
+        return law, None, quantity
+    if not is_law_name(name):
+        return None
+    bounded = bounded_name(name)
+    if bounded is not None:
+        return bounded[1], bounded[0], quantity
+    return registry.LAWS[name], None, quantity
 
 
 def _print_eval(args: argparse.Namespace, name: str, ball: Ball, shown: dict, dps: int) -> int:

@@ -56,10 +56,8 @@ class LawAt:
             if all(t is not None for t in tails.values()):
                 from dpcheck.laws.numpy_eval import compile_numpy
 
-                symbols = [p.symbol for p in law.params]
-                args = [float(values[p.name]) for p in law.params]
                 self._tails = {
-                    side: (compile_numpy(expr, [u, *symbols]), args)
+                    side: (compile_numpy(expr, [u, *self._symbols]), self._args)
                     for side, expr in tails.items()
                 }
 
