@@ -13,6 +13,7 @@ from collections.abc import Callable, Sequence
 from fractions import Fraction
 
 import flint
+import mpmath
 import pytest
 import sympy
 from flint import arb
@@ -20,7 +21,7 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from dpcheck.errors import InputError
-from dpcheck.laws import arb_eval
+from dpcheck.laws import arb_eval, expr_compile, numpy_eval
 from dpcheck.laws.arb_eval import compile_arb, evaluate_arb, hull
 
 z, b, s, mu, a, eps, D, g, y = sympy.symbols("z b s mu a eps D g y", real=True)
@@ -368,3 +369,46 @@ def test_powers_of_positive_balls() -> None:
     assert evaluate_arb(z ** sympy.Rational(3, 2), {z: 4}).contains(8)
     assert evaluate_arb(z**-3, {z: -2}) == arb(-0.125)
     assert evaluate_arb(sympy.sqrt(z), {z: 0}) == arb(0)
+
+
+# ---------------------------------------------------------------- tanh, sinh, cosh; one walker
+
+
+def mp_ball(value: mpmath.mpf) -> arb:
+    """An mpmath value as an exact arb point."""
+    sign, man, exp, _ = value._mpf_
+    return arb((-man if sign else man, exp))
+
+
+@pytest.mark.parametrize(
+    ("fn", "ref"), [(sympy.tanh, mpmath.tanh), (sympy.sinh, mpmath.sinh), (sympy.cosh, mpmath.cosh)]
+)
+def test_hyperbolic_against_mpmath_at_50_digits(fn, ref) -> None:
+    f = compile_arb(fn(z), [z])
+    for point in (F(-41, 2), F(-1, 3), F(0), F(1, 7), F(5, 2), F(30)):
+        with mpmath.workdps(50):
+            want = ref(mpmath.mpf(point.numerator) / point.denominator)
+        with precision(200):  # agrees to 50 digits
+            assert (f(point) - mp_ball(want)).abs_upper() <= arb(10) ** -48 * max(
+                mp_ball(abs(want)), arb(1)
+            ), (point, f(point), want)
+        with precision(53):  # a wider ball that encloses the 50-digit value
+            ball = f(point)
+            assert ball.contains(mp_ball(want)), (point, ball, want)
+    box = assert_encloses_on_box(f, fn(z), [z], [(F(-1, 2), F(3, 4))])
+    assert box.is_finite()
+
+
+def test_both_backends_share_one_walker_and_whitelist(monkeypatch: pytest.MonkeyPatch) -> None:
+    seen: list[object] = []
+    walk = expr_compile.compile_tree
+    monkeypatch.setattr(
+        expr_compile, "compile_tree", lambda e, i, be: seen.append(be) or walk(e, i, be)
+    )
+    compile_arb(sympy.tanh(z), [z])
+    numpy_eval.compile_numpy(sympy.tanh(z), [z])
+    assert seen == [arb_eval._BACKEND, numpy_eval._BACKEND]
+    assert all(expr_compile.Backend in type(be).__mro__ for be in seen)
+    for table in ("_UNARY", "_BINARY", "_NARY", "_REL"):
+        assert getattr(arb_eval, table).keys() == getattr(numpy_eval, table).keys(), table
+    assert not hasattr(arb_eval, "_compile") and not hasattr(numpy_eval, "_compile")

@@ -1,6 +1,7 @@
 """Evaluate a SymPy expression in ball arithmetic (python-flint ``arb``), compiled once.
 
-:func:`compile_arb` walks the SymPy tree once into nested closures (no eval, exec,
+:func:`compile_arb` walks the SymPy tree once into nested closures (the one walker of
+:mod:`~dpcheck.laws.expr_compile`, with this module's tables and hooks; no eval, exec,
 lambdify or strings).  Guarantee (interval semantics): the result contains the exact
 real value at *every* point of the input balls, also at kinks and jumps (Abs, floor,
 ceiling, sign, Heaviside, Piecewise: there it is the hull of the values that occur).
@@ -22,9 +23,9 @@ from functools import reduce
 import flint
 import sympy
 from flint import arb
-from sympy.logic.boolalg import BooleanFalse, BooleanTrue
 
 from dpcheck.errors import InputError
+from dpcheck.laws import expr_compile
 
 Args = tuple[arb, ...]
 Node = Callable[[Args], arb]
@@ -44,6 +45,10 @@ _UNARY: dict[type, Callable[[arb], arb]] = {
     sympy.erf: arb.erf,
     sympy.erfc: arb.erfc,
     sympy.gamma: arb.gamma,
+    # increasing (cosh: in |x|): the hull of the exact ends' values, tight on wide balls
+    sympy.tanh: lambda x: x if x.is_nan() else hull(x.lower().tanh(), x.upper().tanh()),
+    sympy.sinh: lambda x: x if x.is_nan() else hull(x.lower().sinh(), x.upper().sinh()),
+    sympy.cosh: lambda x: x if x.is_nan() else hull(x.abs_lower().cosh(), x.abs_upper().cosh()),
 }
 #: two-argument functions: the incomplete gamma functions Γ(s, x), γ(s, x) (the tails of
 #: densities such as exp(-z^4), issue 35)
@@ -69,18 +74,14 @@ _REL: dict[type, tuple[Callable[[arb, arb], bool], Callable[[arb, arb], bool]]] 
 }
 _SUPPORTED = (
     "Integer, Rational, Float, pi, E, variables, +, *, **, exp, log, sqrt, Abs, sign, floor, "
-    "ceiling, erf, erfc, gamma, uppergamma, lowergamma, Min, Max, Piecewise, Heaviside"
+    "ceiling, erf, erfc, gamma, uppergamma, lowergamma, tanh, sinh, cosh, Min, Max, Piecewise, "
+    "Heaviside"
 )
 
 
 def hull(a: arb, b: arb) -> arb:
     """The smallest ball (up to arb's radius rounding) containing both ``a`` and ``b``."""
     return a.union(b)
-
-
-def _unsupported(expr: sympy.Basic) -> InputError:
-    name = getattr(expr.func, "__name__", type(expr).__name__)
-    return InputError(f"cannot evaluate {name} in ball arithmetic (supported: {_SUPPORTED})")
 
 
 def _const(make: Callable[[], arb]) -> Node:
@@ -114,110 +115,78 @@ def _sqrt(x: arb) -> arb:
     return hull(lo.sqrt(), x.upper().sqrt()) if lo >= 0 else arb.nan()
 
 
-def _compile(expr: sympy.Basic, index: Mapping[sympy.Symbol, int]) -> Node:
-    """Translate one node (recursively) into a closure over the argument tuple."""
-    if isinstance(expr, sympy.Symbol):
-        if expr not in index:
-            known = ", ".join(map(str, index))
-            raise InputError(f"cannot evaluate symbol {expr} in ball arithmetic: not in {known}")
-        i = index[expr]
-        return lambda xs: xs[i]
-    if isinstance(expr, sympy.Rational):  # Integer included
-        p, q = int(expr.p), int(expr.q)
-        return _const(lambda: arb(p) if q == 1 else arb(p) / arb(q))
-    if isinstance(expr, sympy.Float) and expr.is_finite:
-        sign, man, exp, _ = expr._mpf_
-        return _const(lambda: arb((-man if sign else man, exp)))  # exact binary value
-    if expr is sympy.pi:
-        return _const(arb.pi)
-    if expr is sympy.E:
-        return _const(arb.const_e)
-    if isinstance(expr, sympy.Pow):
-        return _compile_pow(expr, index)
-    if isinstance(expr, sympy.Piecewise):
-        return _compile_piecewise(expr, index)
-    if isinstance(expr, sympy.Heaviside):
-        return _compile_heaviside(expr, index)
-    kind = type(expr)
-    if kind in _BINARY and len(expr.args) == 2:
-        g, first, second = (_BINARY[kind], *(_compile(a, index) for a in expr.args))
-        return lambda xs: g(first(xs), second(xs))
-    if kind in _UNARY and len(expr.args) == 1:
-        f, arg = _UNARY[kind], _compile(expr.args[0], index)
-        return lambda xs: f(arg(xs))
-    if kind in _NARY:
-        op, parts = _NARY[kind], [_compile(a, index) for a in expr.args]
-        return lambda xs: reduce(op, (p(xs) for p in parts))
-    raise _unsupported(expr)
+class _Arb(expr_compile.Backend):
+    """Balls: interval semantics, conditions three-valued (True, False, None: unknown)."""
 
+    unary, binary, nary, rel = _UNARY, _BINARY, _NARY, _REL
 
-def _compile_pow(expr: sympy.Pow, index: Mapping[sympy.Symbol, int]) -> Node:
-    base, exponent = _compile(expr.base, index), expr.exp
-    if isinstance(exponent, sympy.Rational) and exponent.q in (1, 2):  # x**n, sqrt(x)**n
-        n, half = int(exponent.p), exponent.q == 2
-        return lambda xs: _ipow(_sqrt(base(xs)) if half else base(xs), n)
-    power = _compile(exponent, index)  # exp(power * log(base)), only where base > 0
-    return lambda xs: (b.log() * power(xs)).exp() if (b := base(xs)) > 0 else arb.nan()
+    def constant(self, expr: sympy.Basic) -> Node | None:
+        """Rational, finite Float (its exact binary value), pi, E: once per precision."""
+        if isinstance(expr, sympy.Rational):  # Integer included
+            p, q = int(expr.p), int(expr.q)
+            return _const(lambda: arb(p) if q == 1 else arb(p) / arb(q))
+        if isinstance(expr, sympy.Float) and expr.is_finite:
+            sign, man, exp, _ = expr._mpf_
+            return _const(lambda: arb((-man if sign else man, exp)))
+        if expr is sympy.pi:
+            return _const(arb.pi)
+        return _const(arb.const_e) if expr is sympy.E else None
 
+    def power(self, expr: sympy.Pow, walk: expr_compile.Walk) -> Node:
+        base, exponent = walk(expr.base), expr.exp
+        if isinstance(exponent, sympy.Rational) and exponent.q in (1, 2):  # x**n, sqrt(x)**n
+            n, half = int(exponent.p), exponent.q == 2
+            return lambda xs: _ipow(_sqrt(base(xs)) if half else base(xs), n)
+        power = walk(exponent)  # exp(power * log(base)), only where base > 0
+        return lambda xs: (b.log() * power(xs)).exp() if (b := base(xs)) > 0 else arb.nan()
 
-def _compile_piecewise(expr: sympy.Piecewise, index: Mapping[sympy.Symbol, int]) -> Node:
-    branches = [(_compile(e, index), _compile_cond(c, index)) for e, c in expr.args]
+    def piecewise(self, branches: list[tuple[Node, Cond]]) -> Node:
+        def node(xs: Args) -> arb:
+            acc: arb | None = None
+            for value, cond in branches:
+                try:
+                    status = cond(xs)
+                except ArithmeticError:
+                    return arb.nan()
+                if status is not False:  # the branch may apply somewhere
+                    acc = value(xs) if acc is None else hull(acc, value(xs))
+                    if status:  # it applies on the whole ball: later branches never do
+                        return acc
+            return arb.nan()  # some point of the ball may match no branch: undefined there
 
-    def node(xs: Args) -> arb:
-        acc: arb | None = None
-        for value, cond in branches:
-            try:
-                status = cond(xs)
-            except ArithmeticError:
-                return arb.nan()
-            if status is not False:  # the branch may apply somewhere
-                acc = value(xs) if acc is None else hull(acc, value(xs))
-                if status:  # it applies on the whole ball: later branches never do
-                    return acc
-        return arb.nan()  # some point of the ball may match no branch: undefined there
+        return node
 
-    return node
+    def heaviside(self, expr: sympy.Heaviside, walk: expr_compile.Walk) -> Node:
+        x = walk(expr.args[0])
+        at0 = walk(expr.args[1]) if len(expr.args) > 1 else _const(lambda: arb(0.5))
 
+        def node(xs: Args) -> arb:
+            v = x(xs)
+            if v.is_nan():
+                return v
+            values = [arb(1)] if not v <= 0 else []  # some point of the ball may be > 0
+            values += [arb(0)] if not v >= 0 else []
+            return reduce(hull, values + [at0(xs)] if v.contains(0) else values)
 
-def _compile_heaviside(expr: sympy.Heaviside, index: Mapping[sympy.Symbol, int]) -> Node:
-    x = _compile(expr.args[0], index)
-    at0 = _compile(expr.args[1], index) if len(expr.args) > 1 else _const(lambda: arb(0.5))
+        return node
 
-    def node(xs: Args) -> arb:
-        v = x(xs)
-        if v.is_nan():
-            return v
-        values = [arb(1)] if not v <= 0 else []  # some point of the ball may be > 0
-        values += [arb(0)] if not v >= 0 else []
-        return reduce(hull, values + [at0(xs)] if v.contains(0) else values)
+    def relation(self, entry: tuple[Callable[..., bool], ...], lhs: Node, rhs: Node) -> Cond:
+        yes, no = entry
 
-    return node
-
-
-def _compile_cond(cond: sympy.Basic, index: Mapping[sympy.Symbol, int]) -> Cond:
-    """Translate a Piecewise condition into a three-valued test on balls."""
-    if isinstance(cond, (BooleanTrue, BooleanFalse)):
-        truth = bool(cond)
-        return lambda xs: truth
-    kind = type(cond)
-    if kind in _REL:
-        yes, no = _REL[kind]
-        lhs, rhs = _compile(cond.lhs, index), _compile(cond.rhs, index)
-
-        def rel(xs: Args) -> bool | None:
+        def test(xs: Args) -> bool | None:
             if (a := lhs(xs)).is_nan() or (b := rhs(xs)).is_nan():
                 raise ArithmeticError  # the condition may be undefined: the Piecewise is NaN
             return True if yes(a, b) else False if no(a, b) else None
 
-        return rel
-    if isinstance(cond, sympy.Not):
-        inner = _compile_cond(cond.args[0], index)
-        return lambda xs: None if (s := inner(xs)) is None else not s
-    if isinstance(cond, (sympy.And, sympy.Or)):
-        parts = [_compile_cond(c, index) for c in cond.args]
-        decisive = isinstance(cond, sympy.Or)  # the value that settles the whole connective
+        return test
 
-        def connective(xs: Args) -> bool | None:
+    def negate(self, cond: Cond) -> Cond:
+        return lambda xs: None if (s := cond(xs)) is None else not s
+
+    def connective(self, decisive: bool, parts: list[Cond]) -> Cond:
+        """And (decisive False) or Or (decisive True): the value that settles the whole."""
+
+        def test(xs: Args) -> bool | None:
             unknown = False
             for part in parts:
                 status = part(xs)
@@ -226,8 +195,18 @@ def _compile_cond(cond: sympy.Basic, index: Mapping[sympy.Symbol, int]) -> Cond:
                 unknown = unknown or status is None
             return None if unknown else not decisive
 
-        return connective
-    raise _unsupported(cond)
+        return test
+
+    def unsupported(self, expr: sympy.Basic) -> InputError:
+        name = getattr(expr.func, "__name__", type(expr).__name__)
+        return InputError(f"cannot evaluate {name} in ball arithmetic (supported: {_SUPPORTED})")
+
+    def unknown_symbol(self, symbol: sympy.Symbol, index: expr_compile.Index) -> InputError:
+        known = ", ".join(map(str, index))
+        return InputError(f"cannot evaluate symbol {symbol} in ball arithmetic: not in {known}")
+
+
+_BACKEND = _Arb()
 
 
 def compile_arb(expr: sympy.Basic, variables: Sequence[sympy.Symbol]) -> Callable[..., arb]:
@@ -242,7 +221,7 @@ def compile_arb(expr: sympy.Basic, variables: Sequence[sympy.Symbol]) -> Callabl
         if not isinstance(v, sympy.Symbol) or v in index:
             raise InputError(f"variables must be distinct SymPy symbols, got {v!r}")
         index[v] = len(index)
-    root, arity = _compile(expr, index), len(index)
+    root, arity = expr_compile.compile_tree(expr, index, _BACKEND), len(index)
 
     def evaluate(*values: BallLike) -> arb:
         if len(values) != arity:

@@ -144,24 +144,13 @@ def _refuse_unsupported(args: argparse.Namespace) -> None:
             flag = "--" + option.replace("_", "-")
             raise InputError(
                 f"{flag}: not available for the noise law {args.mechanism!r} yet (the additive"
-                " mechanism x + Z on the real line or the integers; bounded outputs in"
-                " `dpcheck eval truncated-<law>.<quantity>`)"
+                " mechanism x + Z on the real line or the integers; bounded outputs:"
+                " `dpcheck privacy truncated-<law> --lower .. --upper ..`)"
             )
 
 
-def _additive(args: argparse.Namespace) -> tuple[NoiseLaw, dict[str, Fraction], Fraction]:
-    """The law (``--radius``: truncated), its parameters (``--scale``, ``--set``) and Δ."""
-    _refuse_unsupported(args)
-    if user_law(args) is None and bounded_name(args.mechanism) is not None:
-        raise InputError(
-            f"{args.mechanism}: the privacy of a bounded noise law is not available yet (its"
-            f" moments and CDF are: `dpcheck eval {args.mechanism}.var ...`)"
-        )
-    law = user_law(args) or registry.get(_base_name(args.mechanism))
-    if getattr(args, "radius", None) is not None:
-        from dpcheck.laws.transforms import truncate_noise
-
-        law = truncate_noise(law)
+def _law_values(args: argparse.Namespace, law: NoiseLaw) -> dict[str, Fraction]:
+    """The law's parameters: ``--scale``, ``--set NAME=VALUE`` and ``--radius``."""
     values: dict[str, object] = {}
     for item in args.set or []:
         name, sep, value = item.partition("=")
@@ -173,10 +162,61 @@ def _additive(args: argparse.Namespace) -> tuple[NoiseLaw, dict[str, Fraction], 
     values[law.scale] = args.scale
     if getattr(args, "radius", None) is not None:
         values["radius"] = args.radius
-    params = law.parse(values)
+    return law.parse(values)
+
+
+def _sensitivity(args: argparse.Namespace, law: NoiseLaw) -> Fraction:
     if args.sensitivity is None:
         raise InputError(f"{law.name} needs --sensitivity (Delta > 0)")
-    return law, params, parse_number("sensitivity", args.sensitivity)
+    return parse_number("sensitivity", args.sensitivity)
+
+
+def _additive(args: argparse.Namespace) -> tuple[NoiseLaw, dict[str, Fraction], Fraction]:
+    """The law (``--radius``: truncated), its parameters (``--scale``, ``--set``) and Δ."""
+    _refuse_unsupported(args)
+    if user_law(args) is None and bounded_name(args.mechanism) is not None:
+        raise InputError(
+            f"{args.mechanism}: the black-box audit of a bounded noise law is not available"
+            f" yet (its privacy is: `dpcheck privacy {args.mechanism} --lower .. --upper ..`)"
+        )
+    law = user_law(args) or registry.get(_base_name(args.mechanism))
+    if getattr(args, "radius", None) is not None:
+        from dpcheck.laws.transforms import truncate_noise
+
+        law = truncate_noise(law)
+    params = _law_values(args, law)
+    return law, params, _sensitivity(args, law)
+
+
+def _bounded(args: argparse.Namespace):  # type: ignore[no-untyped-def]
+    """``privacy truncated-<law>`` / ``clamped-<law>`` with ``--lower c0 --upper c1``."""
+    from dpcheck.laws.bounded_privacy import BOUNDINGS, BoundedMechanism
+
+    found = bounded_name(args.mechanism)
+    assert found is not None
+    bounding, law = found
+    if bounding not in BOUNDINGS:
+        raise InputError(
+            f"{args.mechanism}: privacy is derived for truncated and clamped outputs (folding"
+            f" is post-processing of x + Z: `dpcheck privacy {law.name}` bounds its delta)"
+        )
+    for option in ("plot", "brute_force", "radius"):
+        if getattr(args, option, None) not in (None, False):
+            flag = "--" + option.replace("_", "-")
+            raise InputError(f"{flag}: not available for the bounded law {args.mechanism!r}")
+    for key in ("lower", "upper"):
+        if getattr(args, key) is None:
+            raise InputError(f"{args.mechanism} needs --{key} (bounds c0 < c1)")
+    if args.epsilon is None:
+        raise InputError(
+            f"{args.mechanism}: give --epsilon (the pure epsilon and epsilon(delta) of a"
+            " bounded law are not available yet)"
+        )
+    params = _law_values(args, law)
+    return BoundedMechanism(
+        law, params, bounding, parse_number("lower", args.lower),
+        parse_number("upper", args.upper), _sensitivity(args, law),
+    )
 
 
 def run_audit(args: argparse.Namespace) -> int:
@@ -240,6 +280,8 @@ def privacy_report(args: argparse.Namespace) -> dict[str, object]:
     if args.mechanism == "krr":
         _refuse_unsupported(args)
         return _krr_report(args)
+    if user_law(args) is None and bounded_name(args.mechanism) is not None:
+        return _bounded_report(args)
     law, params, sensitivity = _additive(args)
     mech = Additive(law, params, sensitivity)
     head: dict[str, object] = {
@@ -264,6 +306,27 @@ def privacy_report(args: argparse.Namespace) -> dict[str, object]:
     if args.delta is not None:
         from dpcheck.numeric.profile import _exact_leq, parse_delta
 
+        delta = parse_delta(args.delta)
+        out["(epsilon, delta)-DP"] = _exact_leq(out["delta"], delta)
+        out["delta asked"] = str(delta)
+    return out
+
+
+def _bounded_report(args: argparse.Namespace) -> dict[str, object]:
+    """δ(ε) of a truncated or clamped law (:mod:`dpcheck.laws.bounded_privacy`)."""
+    from dpcheck.numeric.profile import _exact_leq, parse_delta, parse_epsilon
+
+    mech = _bounded(args)
+    out: dict[str, object] = {
+        "mechanism": args.mechanism,
+        "sensitivity": short(mech.sensitivity),
+        "lower": short(mech.c0),
+        "upper": short(mech.c1),
+        "params": {k: short(v) for k, v in mech.values.items()},
+        "scale": short(mech.values[mech.law.scale]),
+        **mech.delta(parse_epsilon(args.epsilon)).as_dict(),
+    }
+    if args.delta is not None:
         delta = parse_delta(args.delta)
         out["(epsilon, delta)-DP"] = _exact_leq(out["delta"], delta)
         out["delta asked"] = str(delta)

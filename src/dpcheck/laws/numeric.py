@@ -247,6 +247,18 @@ class Evaluator:
         right = self.tail(1, y)
         return Ball(1 - right.ball, right.how, right.certified)
 
+    def cdf_ball(self, x: flint.arb) -> flint.arb | None:
+        """F at every point of a ball x on the line, from the closed-form tails (F is
+        monotone: a ball straddling 0 gets the hull of its ends); None without them."""
+        left, right = self._tail_closed[-1], self._tail_closed[1]
+        if self.law.is_lattice or left is None or right is None:
+            return None
+        if x <= 0:
+            return left(-x)
+        if x >= 0:
+            return 1 - right(x)
+        return left(-x.lower()).union(1 - right(x.upper()))
+
     def cdf_at(self, y: sp.Expr) -> Ball:
         """F(y) at an exact SymPy number (a root such as σ²ε/d - d/2 or a surd), real line."""
         if y.is_Rational:

@@ -2,7 +2,8 @@
 
 The float64 twin of :mod:`dpcheck.laws.arb_eval` (same whitelist, same one-line
 :class:`~dpcheck.errors.InputError` for anything else): :func:`compile_numpy` walks the
-SymPy tree once into nested closures over numpy ufuncs -- no eval, exec, lambdify or
+SymPy tree once (the walker of :mod:`~dpcheck.laws.expr_compile`, with this module's
+tables and hooks) into nested closures over numpy ufuncs -- no eval, exec, lambdify or
 strings of code -- for the vectorised densities, pmfs and closed-form tails of noise laws
 (samplers, goodness-of-fit tests over 10^6 draws).  Constant subexpressions are folded at
 compile time from 30-digit values.  Evaluation runs under ``np.errstate`` with every
@@ -19,9 +20,9 @@ from functools import reduce
 import numpy as np
 import sympy
 from scipy import special
-from sympy.logic.boolalg import BooleanFalse, BooleanTrue
 
 from dpcheck.errors import InputError
+from dpcheck.laws import expr_compile
 
 Args = tuple[np.ndarray, ...]
 Node = Callable[[Args], np.ndarray]
@@ -65,73 +66,59 @@ _SUPPORTED = (
 )
 
 
-def _unsupported(expr: sympy.Basic) -> InputError:
-    name = str(expr) if isinstance(expr, sympy.Symbol) else type(expr).__name__
-    what = f"symbol {name}" if isinstance(expr, sympy.Symbol) else name
-    return InputError(f"cannot evaluate {what} in float64 (supported: {_SUPPORTED})")
+class _Float64(expr_compile.Backend):
+    """float64 arrays, elementwise; conditions are boolean arrays."""
 
+    unary, binary, nary, rel = _UNARY, _BINARY, _NARY, _REL
 
-def _const(value: float) -> Node:
-    return lambda xs: np.float64(value)
-
-
-def _compile(expr: sympy.Basic, index: Mapping[sympy.Symbol, int]) -> Node:
-    if isinstance(expr, sympy.Symbol):
-        if expr not in index:
-            raise _unsupported(expr)
-        i = index[expr]
-        return lambda xs: xs[i]
-    if not expr.free_symbols and isinstance(expr, sympy.Expr):
+    def constant(self, expr: sympy.Basic) -> Node | None:
+        """A closed subexpression, folded from its 30-digit value; None if not closed."""
+        if expr.free_symbols or not isinstance(expr, sympy.Expr):
+            return None
         value = expr.evalf(30)
         if not value.is_real or not value.is_finite:
-            raise _unsupported(expr)
-        return _const(float(value))
-    if isinstance(expr, sympy.Pow):
-        base, exponent = _compile(expr.base, index), _compile(expr.exp, index)
+            raise self.unsupported(expr)
+        folded = np.float64(float(value))
+        return lambda xs: folded
+
+    def power(self, expr: sympy.Pow, walk: expr_compile.Walk) -> Node:
+        base, exponent = walk(expr.base), walk(expr.exp)
         if expr.exp == sympy.Rational(1, 2):
             return lambda xs: np.sqrt(base(xs))
         return lambda xs: np.power(base(xs), exponent(xs))
-    if isinstance(expr, sympy.Piecewise):
-        branches = [(_compile(v, index), _condition(c, index)) for v, c in expr.args]
+
+    def piecewise(self, branches: list[tuple[Node, Node]]) -> Node:
         return lambda xs: np.select(
             [np.broadcast_to(c(xs), np.broadcast(*xs, 0).shape) for _, c in branches],
             [np.broadcast_to(v(xs), np.broadcast(*xs, 0).shape) for v, _ in branches],
             default=np.nan,
         )
-    if isinstance(expr, sympy.Heaviside):
-        arg = _compile(expr.args[0], index)
+
+    def heaviside(self, expr: sympy.Heaviside, walk: expr_compile.Walk) -> Node:
+        arg = walk(expr.args[0])
         at_zero = float(expr.args[1]) if len(expr.args) > 1 else 0.5
         return lambda xs: np.heaviside(arg(xs), at_zero)
-    kind = type(expr)
-    if kind in _BINARY and len(expr.args) == 2:
-        g, first, second = _BINARY[kind], *(_compile(a, index) for a in expr.args)
-        return lambda xs: g(first(xs), second(xs))
-    if kind in _UNARY and len(expr.args) == 1:
-        f, arg = _UNARY[kind], _compile(expr.args[0], index)
-        return lambda xs: f(arg(xs))
-    if kind in _NARY:
-        op, parts = _NARY[kind], [_compile(a, index) for a in expr.args]
+
+    def relation(self, entry: Callable[..., np.ndarray], lhs: Node, rhs: Node) -> Node:
+        return lambda xs: entry(lhs(xs), rhs(xs))
+
+    def negate(self, cond: Node) -> Node:
+        return lambda xs: np.logical_not(cond(xs))
+
+    def connective(self, is_or: bool, parts: list[Node]) -> Node:
+        op = np.logical_or if is_or else np.logical_and
         return lambda xs: reduce(op, (p(xs) for p in parts))
-    raise _unsupported(expr)
+
+    def unsupported(self, expr: sympy.Basic) -> InputError:
+        name = str(expr) if isinstance(expr, sympy.Symbol) else type(expr).__name__
+        what = f"symbol {name}" if isinstance(expr, sympy.Symbol) else name
+        return InputError(f"cannot evaluate {what} in float64 (supported: {_SUPPORTED})")
+
+    def unknown_symbol(self, symbol: sympy.Symbol, index: expr_compile.Index) -> InputError:
+        return self.unsupported(symbol)
 
 
-def _condition(cond: sympy.Basic, index: Mapping[sympy.Symbol, int]) -> Node:
-    if isinstance(cond, BooleanTrue):
-        return lambda xs: np.True_
-    if isinstance(cond, BooleanFalse):
-        return lambda xs: np.False_
-    if type(cond) in _REL:
-        op = _REL[type(cond)]
-        lhs, rhs = _compile(cond.lhs, index), _compile(cond.rhs, index)
-        return lambda xs: op(lhs(xs), rhs(xs))
-    if isinstance(cond, (sympy.And, sympy.Or)):
-        parts = [_condition(c, index) for c in cond.args]
-        op = np.logical_and if isinstance(cond, sympy.And) else np.logical_or
-        return lambda xs: reduce(op, (p(xs) for p in parts))
-    if isinstance(cond, sympy.Not):
-        inner = _condition(cond.args[0], index)
-        return lambda xs: np.logical_not(inner(xs))
-    raise _unsupported(cond)
+_BACKEND = _Float64()
 
 
 def compile_numpy(
@@ -140,7 +127,7 @@ def compile_numpy(
     """f(*arrays): ``expr`` elementwise with numpy broadcasting, one argument per variable
     (floats, ints, Fractions or arrays)."""
     index = {v: i for i, v in enumerate(variables)}
-    root = _compile(sympy.sympify(expr), index)
+    root = expr_compile.compile_tree(sympy.sympify(expr), index, _BACKEND)
     arity = len(index)
 
     def f(*args: object) -> np.ndarray:

@@ -1,0 +1,301 @@
+"""δ(ε) of a truncated or clamped noise law, any log-concave law (dpcheck.laws.bounded_privacy).
+
+Three independent routes:
+
+* on the lattice, brute force: every neighbouring pair of inputs and, for each, the
+  hockey-stick sum Σ_y max(0, p_s(y) - e^ε p_s'(y)) over every output, from the pmf
+  summed directly in mpmath at 50 digits (no CDF, no crossing, no edge argument);
+* on the line, the old mechanism algebra's profile engine (dpcheck.numeric.profile:
+  closed-form crossings per base, a float64 search and its own ball certification) for
+  the combinations both engines have -- the before/after check of the migration;
+* on the line, mpmath quadrature of max(0, p_s - e^ε p_s') (plus the clamped atoms) on a
+  grid of pairs: no pair may exceed the certified upper bound, and the printed worst
+  pair's quadrature value must lie in the certified bracket.
+"""
+
+from __future__ import annotations
+
+import json
+from fractions import Fraction as F
+
+import mpmath
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from dpcheck.cli import main
+from dpcheck.errors import InputError
+from dpcheck.laws import bounded_privacy, registry
+from dpcheck.laws.bounded_privacy import BoundedMechanism, _simplest
+from dpcheck.numeric import profile
+
+# ---------------------------------------------------------------- lattice: brute force
+
+
+def _mp(x: F) -> mpmath.mpf:
+    return mpmath.mpf(x.numerator) / x.denominator
+
+
+def _pmf(name: str, scale: F):
+    scale = _mp(scale)
+    if name == "discrete-laplace":
+        return lambda k: mpmath.exp(-abs(k) / scale)
+    return lambda k: mpmath.exp(-mpmath.mpf(k) ** 2 / (2 * scale**2))
+
+
+def brute_force(name: str, scale: F, bounding: str, c0: int, c1: int, d: int, eps: F):
+    """max over integer pairs |s - s'| <= d in [c0, c1] of the hockey-stick sum."""
+    with mpmath.workdps(50):
+        kern = _pmf(name, scale)
+        n = 60 + int(40 * scale)
+        total = mpmath.fsum(kern(k) for k in range(-n, n + 1))  # normaliser, tails < 1e-60
+
+        def law(s: int) -> dict[int, mpmath.mpf]:
+            p = {y: kern(y - s) / total for y in range(c0, c1 + 1)}
+            if bounding == "truncated":
+                z = mpmath.fsum(p.values())
+                return {y: v / z for y, v in p.items()}
+            p[c0] += mpmath.fsum(kern(y - s) for y in range(c0 - n - abs(s), c0)) / total
+            p[c1] += mpmath.fsum(kern(y - s) for y in range(c1 + 1, c1 + n + abs(s) + 1)) / total
+            return p
+
+        laws = {s: law(s) for s in range(c0, c1 + 1)}
+        e = mpmath.exp(_mp(eps))
+        best = mpmath.mpf(0)
+        for s in laws:
+            for t in laws:
+                if 0 < abs(s - t) <= d:
+                    best = max(best, mpmath.fsum(max(0, laws[s][y] - e * laws[t][y])
+                                                 for y in laws[s]))
+        return best
+
+
+def _check_bracket(profile_: object, reference: mpmath.mpf) -> None:
+    with mpmath.workdps(50):
+        assert profile_.lower <= reference * (1 + mpmath.mpf(10) ** -30) + mpmath.mpf(10) ** -40
+        assert reference <= profile_.upper * (1 + mpmath.mpf(10) ** -30) + mpmath.mpf(10) ** -40
+
+
+LATTICE = [
+    ("discrete-laplace", F(2), "truncated", 0, 5, 1, F(1, 2)),
+    ("discrete-laplace", F(2), "clamped", 0, 5, 1, F(1, 4)),
+    ("discrete-laplace", F(1, 2), "truncated", -3, 4, 2, F(1)),
+    ("discrete-gaussian", F(2), "truncated", 0, 6, 1, F(1)),
+    ("discrete-gaussian", F(3, 2), "clamped", -2, 5, 2, F(1, 3)),
+    ("discrete-gaussian", F(5), "truncated", 0, 3, 5, F(0)),
+]
+
+
+@pytest.mark.parametrize("case", LATTICE)
+def test_the_lattice_bracket_holds_the_brute_force_value(case):
+    name, scale, bounding, c0, c1, d, eps = case
+    law = registry.get(name)
+    got = BoundedMechanism(law, {law.scale: scale}, bounding, F(c0), F(c1), F(d)).delta(eps)
+    ref = brute_force(name, scale, bounding, c0, c1, d, eps)
+    _check_bracket(got, ref)
+    assert got.kind.startswith("exact"), got.kind
+    assert float(ref) == pytest.approx(float(got.upper), rel=1e-12, abs=1e-300)
+
+
+@settings(max_examples=12, deadline=None, derandomize=True)
+@given(
+    name=st.sampled_from(["discrete-laplace", "discrete-gaussian"]),
+    scale=st.fractions(F(1, 3), F(4), max_denominator=6),
+    bounding=st.sampled_from(["truncated", "clamped"]),
+    c0=st.integers(-4, 2),
+    width=st.integers(1, 7),
+    d=st.integers(1, 4),
+    eps=st.fractions(F(0), F(3), max_denominator=8),
+)
+def test_hypothesis_lattice_settings_against_brute_force(name, scale, bounding, c0, width, d,
+                                                         eps):
+    law = registry.get(name)
+    c1 = c0 + width
+    got = BoundedMechanism(law, {law.scale: scale}, bounding, F(c0), F(c1), F(d)).delta(eps)
+    _check_bracket(got, brute_force(name, scale, bounding, c0, c1, d, eps))
+
+
+# ---------------------------------------------------------------- the line: old engine
+
+LINE = [
+    ("truncated", "laplace", "laplace", F(1), 0, 1, F(1), F(1, 2)),
+    ("clamped", "laplace", "laplace", F(1), 0, 1, F(1), F(1, 2)),
+    ("truncated", "gaussian", "gaussian", F(1), 0, 2, F(1), F(1, 2)),
+    ("clamped", "gaussian", "gaussian", F(1), 0, 2, F(1), F(1, 2)),
+    ("truncated", "laplace", "laplace", F(3, 2), -1, 2, F(1, 2), F(1)),
+    ("clamped", "gaussian", "gaussian", F(1, 2), -1, 3, F(2), F(1, 5)),
+]
+
+
+@pytest.mark.parametrize("case", LINE)
+def test_the_line_agrees_with_the_old_profile_engine(case):
+    bounding, old, new, d, c0, c1, scale, eps = case
+    before = profile.delta_for_epsilon(profile.neighbours(f"{bounding}-{old}", d, c0, c1, scale),
+                                       eps)
+    law = registry.get(new)
+    after = BoundedMechanism(law, {law.scale: scale}, bounding, F(c0), F(c1), d).delta(eps)
+    assert after.lower <= before.upper and before.lower <= after.upper  # both certified
+    if before.kind.startswith("exact") and after.kind.startswith("exact"):
+        assert after.as_dict()["delta"] == before.as_dict()["delta"]
+
+
+def quadrature_pair(law_name: str, scale: F, bounding: str, c0: F, c1: F, s: F, t: F, eps: F):
+    """H_ε(s, t) by mpmath quadrature of max(0, p_s - e^ε p_t) on [c0, c1] (+ atoms)."""
+    with mpmath.workdps(30):
+        sc = mpmath.mpf(scale.numerator) / scale.denominator
+        if law_name == "laplace":
+            dens = lambda z: mpmath.exp(-abs(z) / sc) / (2 * sc)  # noqa: E731
+            cdf = lambda z: mpmath.exp(z / sc) / 2 if z < 0 else 1 - mpmath.exp(-z / sc) / 2  # noqa: E731
+        else:
+            dens = lambda z: mpmath.npdf(z, 0, sc)  # noqa: E731
+            cdf = lambda z: mpmath.ncdf(z, 0, sc)  # noqa: E731
+        a, b, u, v = (mpmath.mpf(x.numerator) / x.denominator for x in (c0, c1, s, t))
+        e = mpmath.exp(mpmath.mpf(eps.numerator) / eps.denominator)
+        zu = cdf(b - u) - cdf(a - u) if bounding == "truncated" else 1
+        zv = cdf(b - v) - cdf(a - v) if bounding == "truncated" else 1
+        g = lambda y: dens(y - u) / zu - e * dens(y - v) / zv  # noqa: E731
+        # 400 pieces, and the kink of max(0, g) (a root of g) as a cut of its own
+        cuts = sorted(set(mpmath.linspace(a, b, 401)) | {min(max(x, a), b) for x in (u, v)})
+        roots = [mpmath.findroot(g, (x0, x1), solver="anderson")
+                 for x0, x1 in zip(cuts, cuts[1:], strict=False) if g(x0) * g(x1) < 0]
+        inner = mpmath.quad(lambda y: max(0, g(y)), sorted(set(cuts) | set(roots)))
+        if bounding == "clamped":
+            inner += max(0, cdf(a - u) - e * cdf(a - v))
+            inner += max(0, (1 - cdf(b - u)) - e * (1 - cdf(b - v)))
+        return inner
+
+
+@pytest.mark.parametrize("case", LINE[:4])
+def test_no_pair_on_a_grid_exceeds_the_certified_bound(case):
+    bounding, _, name, d, c0, c1, scale, eps = case
+    law = registry.get(name)
+    got = BoundedMechanism(law, {law.scale: scale}, bounding, F(c0), F(c1), d).delta(eps)
+    step = min(d, F(c1 - c0))
+    worst = mpmath.mpf(0)
+    for i in range(9):
+        s = F(c0) + (F(c1 - c0) - step) * F(i, 8)
+        for a, b in ((s, s + step), (s + step, s)):
+            worst = max(worst, quadrature_pair(name, scale, bounding, F(c0), F(c1), a, b, eps))
+    tol = mpmath.mpf(10) ** -12
+    assert worst <= got.upper * (1 + tol)
+    at = quadrature_pair(name, scale, bounding, F(c0), F(c1), got.s, got.s_prime, eps)
+    assert got.lower * (1 - tol) <= at <= got.upper * (1 + tol)
+
+
+# ---------------------------------------------------------------- the argument's parts
+
+
+def test_mutating_the_pair_bound_is_noticed(monkeypatch):
+    """Dropping the rise between the crossing's bracket ends (keeping only Ψ(lo)) with a
+    coarse bracket must give an upper bound below the old engine's attained value."""
+    bounding, old, new, d, c0, c1, scale, eps = LINE[2]
+    before = profile.delta_for_epsilon(profile.neighbours(f"{bounding}-{old}", d, c0, c1, scale),
+                                       eps)
+    original = bounded_privacy._Family.pair
+
+    def lower_only(self, a, b):
+        _, lower, t = original(self, a, b)
+        return lower, lower, t
+
+    monkeypatch.setattr(bounded_privacy._Family, "pair", lower_only)
+    monkeypatch.setattr(bounded_privacy, "STEPS", 3)
+    law = registry.get(new)
+    after = BoundedMechanism(law, {law.scale: scale}, bounding, F(c0), F(c1), d).delta(eps)
+    assert after.upper < before.lower
+
+
+def test_mutating_away_the_mirror_direction_is_noticed(monkeypatch):
+    law = registry.law(r"e^{-\frac{|z|}{b} - \frac{z}{2b}}", support="integers", params=["b>0"])
+    full = BoundedMechanism(law, {"b": F(1)}, "truncated", F(0), F(4), F(1))
+    monkeypatch.setattr(BoundedMechanism, "_families",
+                        lambda self, e: bounded_privacy.BoundedMechanism.__dict__["_families"]
+                        .__wrapped__(self, e) if False else [bounded_privacy._Family(
+                            self.law, self.values, self.bounding, self.c0, self.c1, e)])
+    one_side = full.delta(F(1, 4))
+    monkeypatch.undo()
+    assert one_side.upper < full.delta(F(1, 4)).lower
+
+
+def test_the_mirror_direction_counts_for_an_asymmetric_law():
+    """A law with a heavier left side: the pair (s', s) with s' > s gives the larger value,
+    and the answer must equal the brute force over both directions."""
+    law = registry.law(r"e^{-\frac{|z|}{b} - \frac{z}{2b}}", support="integers", params=["b>0"])
+    assert not law.symmetric
+    got = BoundedMechanism(law, {"b": F(1)}, "truncated", F(0), F(4), F(1)).delta(F(1, 4))
+    with mpmath.workdps(50):
+        kern = lambda k: mpmath.exp(-abs(k) - mpmath.mpf(k) / 2)  # noqa: E731
+        e = mpmath.exp(mpmath.mpf(1) / 4)
+
+        def p(s):
+            raw = {y: kern(y - s) for y in range(0, 5)}
+            z = mpmath.fsum(raw.values())
+            return {y: v / z for y, v in raw.items()}
+
+        ref = max(mpmath.fsum(max(0, p(s)[y] - e * p(t)[y]) for y in range(5))
+                  for s in range(5) for t in range(5) if abs(s - t) == 1)
+    _check_bracket(got, ref)
+
+
+def test_simplest_rational_in_an_interval():
+    assert _simplest(F(1, 5), F(3, 10)) == F(1, 4)
+    assert _simplest(F(576460752303423487, 2**61), F(1, 4)) == F(1, 4)
+    assert _simplest(F(-7, 3), F(-2)) == F(-2)
+    assert _simplest(F(5, 2), F(5, 2)) == F(5, 2)
+    for lo, hi in ((F(1, 7), F(1, 6)), (F(22, 7), F(355, 113)), (F(-3, 2), F(-4, 3))):
+        got = _simplest(min(lo, hi), max(lo, hi))
+        assert min(lo, hi) <= got <= max(lo, hi)
+
+
+@pytest.mark.parametrize(
+    ("args", "mentions"),
+    [
+        (("staircase", "truncated", 0, 1, 1), "log-concave"),
+        (("discrete-laplace", "truncated", F(1, 2), 3, 1), "integer"),
+        (("laplace", "truncated", 1, 1, 1), "c0 < c1"),
+        (("laplace", "folded", 0, 1, 1), "truncated, clamped"),
+        (("laplace", "clamped", 0, 1, 0), "sensitivity"),
+    ],
+)
+def test_refusals_are_one_line(args, mentions):
+    name, bounding, c0, c1, d = args
+    law = registry.get(name)
+    values = {p.name: F(1, 2) for p in law.params}
+    with pytest.raises(InputError, match=mentions) as info:
+        BoundedMechanism(law, values, bounding, F(c0), F(c1), F(d))
+    assert "\n" not in str(info.value)
+
+
+def test_the_cli_prints_a_certified_delta(capsys):
+    code = main(["privacy", "truncated-discrete-gaussian", "--scale", "2", "--sensitivity", "1",
+                 "--lower", "0", "--upper", "6", "--epsilon", "1", "--json"])
+    assert code == 0
+    data = json.loads(capsys.readouterr().out)
+    ref = brute_force("discrete-gaussian", F(2), "truncated", 0, 6, 1, F(1))
+    assert mpmath.mpf(data["delta lower"]) <= ref <= mpmath.mpf(data["delta"])
+    assert data["delta kind"].startswith("exact to the digits shown")
+    assert data["lower"] == "0" and data["upper"] == "6"
+
+
+@pytest.mark.parametrize(
+    ("extra", "mentions"),
+    [
+        ((), "--lower"),
+        (("--lower", "0", "--upper", "6", "--radius", "2"), "--radius"),
+        (("--lower", "0", "--upper", "6", "--epsilon", "x"), "epsilon"),
+    ],
+)
+def test_cli_refusals(extra, mentions, capsys):
+    args = ["privacy", "truncated-discrete-gaussian", "--scale", "2", "--sensitivity", "1"]
+    if "--epsilon" not in extra:
+        extra = (*extra, "--epsilon", "1")
+    assert main([*args, *extra]) == 2
+    err = capsys.readouterr().err
+    assert mentions in err and err.count("\n") == 1
+
+
+def test_cli_folded_and_missing_epsilon_are_refused(capsys):
+    base = ["privacy", "--scale", "2", "--sensitivity", "1", "--lower", "0", "--upper", "3"]
+    assert main([base[0], "folded-gaussian", *base[1:], "--epsilon", "1"]) == 2
+    assert "truncated and clamped" in capsys.readouterr().err
+    assert main([base[0], "truncated-discrete-gaussian", *base[1:]]) == 2
+    assert "--epsilon" in capsys.readouterr().err
