@@ -1,6 +1,6 @@
 """The law objects' generic route against the closed-form route, in one run (issue 35).
 
-Three tables, each timing two things in the same run and printing their ratio:
+Five tables, each timing two things in the same run and printing their ratio:
 
 1. moments of the bounded Laplace and Gaussian at 30 digits: the mechanism algebra's
    closed forms (:mod:`dpcheck.numeric.mechanism_mp`, mpmath) against the generic
@@ -15,7 +15,10 @@ Three tables, each timing two things in the same run and printing their ratio:
    through the same engine;
 4. the discrete Gaussian's variance by its Jacobi theta forms against the generic
    certified lattice sum (the same pmf as a user's law, which has no theta forms),
-   with the largest relative difference.
+   with the largest relative difference;
+5. δ(ε) of the bounded mechanisms (truncated, clamped): the closed-form engine
+   (:mod:`dpcheck.numeric.profile`) against the generic edge search
+   (:mod:`dpcheck.laws.bounded_privacy`), with both printed values and kinds.
 
 The generic route derives each law's closed forms with SymPy once (cached on the law
 object): the first row of a law includes that one-time cost.
@@ -34,6 +37,7 @@ from dpcheck.errors import InputError
 from dpcheck.laws import registry
 from dpcheck.laws.additive import Additive
 from dpcheck.laws.bounded import Bounded
+from dpcheck.laws.bounded_privacy import BoundedMechanism
 from dpcheck.laws.numeric import Evaluator, precision, to_mpf
 from dpcheck.numeric import mechanism_mp, mechanism_params
 from dpcheck.numeric import profile as P
@@ -145,6 +149,29 @@ def theta_forms(repeat: int) -> None:
         print(f"{str(sigma):<14}{ta:>15.4f}{tb:>12.4f}{ta / tb:>10.3g}  {mpmath.nstr(gap, 3)}")
 
 
+def bounded_profiles(repeat: int) -> None:
+    print(f"\n5. delta(eps) of the bounded mechanisms ({repeat} runs each)")
+    print(f"{'mechanism':<40}{'closed form s':>15}{'generic s':>12}{'generic/closed':>16}"
+          "  printed delta: closed form | generic")
+    rows = (("truncated", "laplace", "laplace", 1, 0, 1, F(1), F(1, 2)),
+            ("clamped", "laplace", "laplace", 1, 0, 1, F(1), F(1, 2)),
+            ("truncated", "gaussian", "gaussian", 1, 0, 2, F(1), F(1, 2)),
+            ("clamped", "gaussian", "gaussian", 1, 0, 2, F(1), F(1, 2)),
+            ("truncated", "geometric", "discrete-laplace", 1, 0, 5, F(2), F(1, 2)),
+            ("truncated", "laplace", "laplace", F(1, 3), -1, 4, F(2), F(1, 10)))
+    for bounding, old, new, d, c0, c1, scale, eps in rows:
+        nb = P.neighbours(f"{bounding}-{old}", d, c0, c1, scale)
+        dt_old, before = _seconds(partial(P.delta_for_epsilon, nb, eps), repeat)
+        law = registry.get(new)
+        mech = BoundedMechanism(law, {law.scale: scale}, bounding, F(c0), F(c1), F(d))
+        dt_new, after = _seconds(partial(mech.delta, eps), repeat)
+        a, b = before.as_dict(), after.as_dict()
+        kind = "exact" if b["delta kind"].startswith("exact") else "bound"
+        label = f"{bounding}-{new} d={d} [{c0},{c1}] eps={eps}"
+        print(f"{label:<40}{dt_old:>15.3f}{dt_new:>12.3f}{dt_new / dt_old:>16.3g}"
+              f"  {a['delta']} | {b['delta']} ({kind})")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--points", type=int, default=10, help="parameter points per quantity")
@@ -154,6 +181,7 @@ def main() -> None:
     profiles(args.repeat)
     new_law(args.repeat)
     theta_forms(args.repeat)
+    bounded_profiles(args.repeat)
 
 
 if __name__ == "__main__":

@@ -47,7 +47,7 @@ def brute_force(name: str, scale: F, bounding: str, c0: int, c1: int, d: int, ep
     """max over integer pairs |s - s'| <= d in [c0, c1] of the hockey-stick sum."""
     with mpmath.workdps(50):
         kern = _pmf(name, scale)
-        n = 60 + int(40 * scale)
+        n = 80 + int(80 * scale)  # the tails beyond are below e^-80 of the total
         total = mpmath.fsum(kern(k) for k in range(-n, n + 1))  # normaliser, tails < 1e-60
 
         def law(s: int) -> dict[int, mpmath.mpf]:
@@ -297,5 +297,101 @@ def test_cli_folded_and_missing_epsilon_are_refused(capsys):
     base = ["privacy", "--scale", "2", "--sensitivity", "1", "--lower", "0", "--upper", "3"]
     assert main([base[0], "folded-gaussian", *base[1:], "--epsilon", "1"]) == 2
     assert "truncated and clamped" in capsys.readouterr().err
-    assert main([base[0], "truncated-discrete-gaussian", *base[1:]]) == 2
-    assert "--epsilon" in capsys.readouterr().err
+    assert main([base[0], "truncated-discrete-gaussian", *base[1:], "--epsilon", "-1"]) == 2
+    assert "epsilon" in capsys.readouterr().err
+
+
+def test_epsilon_of_delta_inverts_delta_of_epsilon():
+    """ε(δ(ε0)) brackets ε0: δ(ε0)'s certified bracket maps to an ε bracket around ε0."""
+    law = registry.get("discrete-gaussian")
+    mech = BoundedMechanism(law, {"sigma": F(2)}, "clamped", F(-2), F(4), F(1))
+    at = mech.delta(F(1, 2))
+    eps_up = mech.epsilon(F(str(at.as_dict()["delta"])))  # δ rounded up: ε at or below 1/2
+    eps_down = mech.epsilon(F(str(at.as_dict()["delta lower"])))  # rounded down: at or above
+    assert eps_up.lower_value <= F(1, 2) <= eps_down.upper_value
+    assert F(1, 2) - eps_up.lower_value < F(1, 10**10)
+    with pytest.raises(InputError, match="0 <= delta < 1"):
+        mech.epsilon(F(1))
+    pure = mech.pure_epsilon()
+    assert mech.epsilon(F(0)).upper_value == pure.upper_value
+
+
+def test_the_cli_gives_epsilon_of_delta(capsys):
+    code = main(["privacy", "clamped-discrete-laplace", "--scale", "2", "--sensitivity", "1",
+                 "--lower", "0", "--upper", "5", "--delta", "1/100", "--json"])
+    assert code == 0
+    data = json.loads(capsys.readouterr().out)
+    law = registry.get("discrete-laplace")
+    mech = BoundedMechanism(law, {"scale": F(2)}, "clamped", F(0), F(5), F(1))
+    # δ at the printed ε is at most 1/100, and just below it, above
+    assert mech.delta(F(data["epsilon"])).upper <= mpmath.mpf(1) / 100
+    assert mech.delta(F(data["epsilon lower"]) * (1 - F(1, 10**9))).lower > mpmath.mpf(1) / 100
+
+
+PURE = [  # (bounding, old name, law, d, c0, c1, scale)
+    ("truncated", "laplace", "laplace", 1, 0, 1, F(1)),
+    ("clamped", "laplace", "laplace", 1, 0, 3, F(1)),
+    ("truncated", "gaussian", "gaussian", F(1, 2), -3, 3, F(1)),
+    ("clamped", "gaussian", "gaussian", 1, 0, 2, F(1)),
+    ("truncated", "geometric", "discrete-laplace", 1, 0, 5, F(2)),
+    ("clamped", "geometric", "discrete-laplace", 1, 0, 5, F(2)),
+]
+
+
+@pytest.mark.parametrize("case", PURE)
+def test_pure_epsilon_brackets_the_old_engines(case):
+    bounding, old, new, d, c0, c1, scale = case
+    before = profile.pure_epsilon(profile.neighbours(f"{bounding}-{old}", d, c0, c1, scale))
+    law = registry.get(new)
+    after = BoundedMechanism(law, {law.scale: scale}, bounding, F(c0), F(c1), F(d)).pure_epsilon()
+    assert after.lower <= before.upper and before.lower <= after.upper
+    if after.kind.startswith("exact"):
+        assert after.as_dict()["pure epsilon"] == before.as_dict()["pure epsilon"]
+
+
+@pytest.mark.parametrize("case", [c for c in LATTICE if c[-1] > 0])
+def test_lattice_pure_epsilon_against_brute_force(case):
+    """The largest log ratio over every pair and output, summed directly; and δ(ε) = 0
+    exactly at an ε just above it."""
+    name, scale, bounding, c0, c1, d, _ = case
+    law = registry.get(name)
+    mech = BoundedMechanism(law, {law.scale: scale}, bounding, F(c0), F(c1), F(d))
+    pure = mech.pure_epsilon()
+    with mpmath.workdps(50):
+        big = brute_force_ratio(name, scale, bounding, c0, c1, d)
+        assert pure.lower <= big * (1 + mpmath.mpf(10) ** -30)
+        assert big <= pure.upper * (1 + mpmath.mpf(10) ** -30)
+    above = pure.upper_value + F(1, 10**6)
+    zero = mech.delta(above)
+    assert zero.upper == 0 and zero.kind.startswith("exact")
+    assert mech.delta(pure.lower_value * (1 - F(1, 10**6))).lower > 0
+
+
+def brute_force_ratio(name, scale, bounding, c0, c1, d):
+    kern = _pmf(name, scale)
+    n = 80 + int(80 * scale)
+    total = mpmath.fsum(kern(k) for k in range(-n, n + 1))
+
+    def law(s):
+        p = {y: kern(y - s) / total for y in range(c0, c1 + 1)}
+        if bounding == "truncated":
+            z = mpmath.fsum(p.values())
+            return {y: v / z for y, v in p.items()}
+        p[c0] += mpmath.fsum(kern(y - s) for y in range(c0 - n - abs(s), c0)) / total
+        p[c1] += mpmath.fsum(kern(y - s) for y in range(c1 + 1, c1 + n + abs(s) + 1)) / total
+        return p
+
+    laws = {s: law(s) for s in range(c0, c1 + 1)}
+    return max(mpmath.log(laws[s][y] / laws[t][y]) for s in laws for t in laws
+               if 0 < abs(s - t) <= d for y in laws[s])
+
+
+def test_the_cli_prints_the_pure_epsilon(capsys):
+    code = main(["privacy", "clamped-discrete-laplace", "--scale", "2", "--sensitivity", "1",
+                 "--lower", "0", "--upper", "5", "--json"])
+    assert code == 0
+    data = json.loads(capsys.readouterr().out)
+    # the atoms at c0 give P(Z <= -s)/P(Z <= -s - 1) = e^{1/2} for every s >= 0: ε = 1/2
+    assert F(data["pure epsilon lower"]) <= F(1, 2) <= F(data["pure epsilon"])
+    assert F(data["pure epsilon"]) - F(data["pure epsilon lower"]) < F(1, 10**12)
+    assert data["attained at"]["y"] == "0"

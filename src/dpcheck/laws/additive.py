@@ -40,6 +40,7 @@ CDF (the quadrature estimate is not certified).
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import lru_cache
@@ -155,29 +156,38 @@ class Additive:
             if value is None:
                 raise InputError(f"{self.law.name}: the pure epsilon {pure} is not rational")
             return Epsilon(delta, value, value, "exact (pure epsilon)", None)
-        at0 = self.delta(Fraction(0))
-        if _le(at0.upper, delta):
-            return Epsilon(delta, Fraction(0), Fraction(0), "exact (delta(0) <= delta)", at0)
-        lo, hi = Fraction(0), Fraction(1)
-        at_hi = self.delta(hi)
-        while not _le(at_hi.upper, delta):
-            lo, hi = hi, hi * 2
-            if hi > 10**4:
-                raise InputError(
-                    f"{self.law.name}: epsilon(delta = {short(delta)}) is above 10000"
-                )
-            at_hi = self.delta(hi)
-        while hi - lo > rtol * hi:
-            mid = (lo + hi) / 2
-            prof = self.delta(mid)
-            if _le(prof.upper, delta):
-                hi, at_hi = mid, prof
-            elif not _le(prof.lower, delta):
-                lo = mid
-            else:  # the certified bracket of delta(mid) holds delta: stop here
-                break
-        kind = bracket_kind(lo, hi, "bisection on the certified delta(epsilon)")
-        return Epsilon(delta, hi, lo, kind, at_hi)
+        return epsilon_by_bisection(self.delta, delta, self.law.name, rtol)
+
+
+def epsilon_by_bisection(
+    delta_of: Callable[[Fraction], Profile], delta: Fraction, name: str,
+    rtol: Fraction = Fraction(1, 10**14),
+) -> Epsilon:
+    """ε(δ) = inf{ε >= 0 : δ(ε) <= δ} for 0 < δ < 1 from a certified ``delta_of``: δ(ε)
+    does not increase with ε, so an ε whose certified upper bound is <= δ is a safe upper
+    value, and one whose attained lower value is > δ is below ε(δ).  Bisection on dyadic
+    rationals to ``rtol``."""
+    at0 = delta_of(Fraction(0))
+    if _le(at0.upper, delta):
+        return Epsilon(delta, Fraction(0), Fraction(0), "exact (delta(0) <= delta)", at0)
+    lo, hi = Fraction(0), Fraction(1)
+    at_hi = delta_of(hi)
+    while not _le(at_hi.upper, delta):
+        lo, hi = hi, hi * 2
+        if hi > 10**4:
+            raise InputError(f"{name}: epsilon(delta = {short(delta)}) is above 10000")
+        at_hi = delta_of(hi)
+    while hi - lo > rtol * hi:
+        mid = (lo + hi) / 2
+        prof = delta_of(mid)
+        if _le(prof.upper, delta):
+            hi, at_hi = mid, prof
+        elif not _le(prof.lower, delta):
+            lo = mid
+        else:  # the certified bracket of delta(mid) holds delta: stop here
+            break
+    kind = bracket_kind(lo, hi, "bisection on the certified delta(epsilon)")
+    return Epsilon(delta, hi, lo, kind, at_hi)
 
 
 def _show(y: Fraction, law: NoiseLaw) -> str:

@@ -51,7 +51,15 @@ from dpcheck.errors import InputError
 from dpcheck.inputs.numbers import short
 from dpcheck.laws.noise import NoiseLaw, mirrored
 from dpcheck.laws.numeric import Evaluator, arb_of, precision, to_mpf
-from dpcheck.numeric.profile import DIGITS, Profile, agreement, bracket_kind
+from dpcheck.numeric.profile import (
+    DIGITS,
+    Epsilon,
+    Profile,
+    Pure,
+    _le,
+    agreement,
+    bracket_kind,
+)
 
 #: certification precision (decimal digits)
 DPS = 40
@@ -97,6 +105,11 @@ def _arb_of_mpf(x: mpmath.mpf) -> flint.arb:
         return flint.arb("inf")
     man, exp = x.man_exp  # (not mpf(x): that would round to mpmath's working precision)
     return flint.arb((int(man), int(exp)))  # exact at any working precision
+
+
+def _key(x: flint.arb) -> float:
+    """A heap key (the ball's upper end as a float; inf stays inf)."""
+    return float(x.upper()) if x.upper().is_finite() else float("inf")
 
 
 def _hull(a: flint.arb, b: flint.arb) -> flint.arb:
@@ -229,7 +242,9 @@ class _Family:
         A, B = arb_of(a), arb_of(b)
         lo, hi = self.crossing(A, B, self.c0, self.top)
         points = {lo: self.psi(lo, a, b)}
-        if self.lattice and hi - lo <= 1:
+        if lo == self.c0 and self.D(_box(lo, hi), A, B) < 0:
+            upper = points[lo].upper()  # D < 0 right of c0 throughout: t* = c0 exactly
+        elif self.lattice and hi - lo <= 1:
             points[hi] = self.psi(hi, a, b)
             upper = max(points.values(), key=lambda v: v.upper()).upper()
         else:
@@ -249,6 +264,20 @@ class _Family:
             if v.lower() > lower.lower():
                 lower, where = v, t
         return flint.arb(0).max(upper), lower, where
+
+    def log_ratio_at_c0(self, a: Fraction, b: Fraction) -> flint.arb:
+        """log p_a(c0)/p_b(c0), a < b: the pair's largest log likelihood ratio (the ratio
+        does not increase in y; clamped: the atoms at c0).  For a pseudo-pair (u, v + m)
+        an upper bound over the cell: LR_{u,v+m} = LR_{u,s} LR_{s,s+m} LR_{s+m,v+m} at the
+        lowest output, and each factor there is >= 1."""
+        A, B, c = arb_of(a), arb_of(b), arb_of(self.c0)
+        if self.bounding == "clamped":
+            num, den = self.G(c - A), self.G(c - B)
+        else:
+            num, den = self.density(c, A), self.density(c, B)
+        if not den > 0:
+            return flint.arb("inf")  # the shifted law puts no mass at c0: unbounded ratio
+        return (num / den).log()
 
     # -- step 3: one cell of the edge -------------------------------------------
     def cell_upper(self, u: Fraction, v: Fraction, m: Fraction) -> flint.arb:
@@ -331,6 +360,13 @@ class BoundedMechanism:
     def delta(self, eps: Fraction) -> Profile:
         """δ(ε), certified: an upper bound, an attained lower bound and the worst pair."""
         m = self.step
+        pure = self.pure_epsilon()
+        if _le(pure.upper_value, eps):
+            return Profile(
+                eps, mpmath.mpf(0), mpmath.mpf(0), Fraction(0), Fraction(0),
+                "none (epsilon >= the pure epsilon)", "exact (epsilon >= the pure epsilon)",
+                f"{self.bounding} {self.law.name}: pure epsilon", list(ARGUMENT),
+            )
         cap = self._post_processing_cap(eps)
         with precision(DPS):
             fams = self._families(arb_of(eps).exp())
@@ -353,7 +389,7 @@ class BoundedMechanism:
                     upper = fams[side].cell_upper(u, v, m)
                 if best is not None and upper.upper() <= best[0].lower():
                     return  # below a value attained: the cell cannot hold the supremum
-                heapq.heappush(heap, _Cell(-float(upper.upper()), u, v, side, upper))
+                heapq.heappush(heap, _Cell(-_key(upper), u, v, side, upper))
 
             for side, fam in enumerate(fams):
                 first, last = fam.c0, fam.c1 - m
@@ -363,12 +399,10 @@ class BoundedMechanism:
             cells = 0
             while heap and cells < self.budget:
                 assert best is not None
-                top = heap[0].upper
-                if cap is not None and not top.upper() < cap:
-                    break  # the data-processing bound is the better one
-                if top.is_finite() and agreement(
-                    to_mpf(best[0].lower()), to_mpf(top.upper())
-                ) >= DIGITS:
+                top = heap[0].upper.upper()
+                if cap is not None:
+                    top = top.min(cap)  # the data-processing bound, when it is the better one
+                if top.is_finite() and agreement(to_mpf(best[0].lower()), to_mpf(top)) >= DIGITS:
                     break
                 cell = heapq.heappop(heap)
                 if cell.u == cell.v or (self.law.is_lattice and cell.v - cell.u < 1):
@@ -387,8 +421,77 @@ class BoundedMechanism:
                 upper = upper.max(cell.upper.upper())
             if cap is not None:
                 upper = upper.min(cap)
+            upper = upper.min(flint.arb(1))  # a hockey-stick divergence is at most 1
             lower, up = to_mpf(lower_ball.lower().max(flint.arb(0))), to_mpf(upper)
         return self._profile(eps, lower, up, s, side, t, cells)
+
+    def pure_epsilon(self) -> Pure:
+        """sup over the edge of log p_s(c0)/p_{s+m}(c0) (and the mirrored direction): a
+        branch-and-bound with pseudo-pair bounds (:meth:`_Family.log_ratio_at_c0`), exact
+        on the lattice's one-point cells; a certified bracket otherwise."""
+        m = self.step
+        with precision(DPS):
+            fams = self._families(flint.arb(1))
+            best: tuple[flint.arb, Fraction, int] | None = None
+            heap: list[_Cell] = []
+            for side, fam in enumerate(fams):
+                first, last = fam.c0, fam.c1 - m
+                for s in {first, last, self._middle(first, last)}:
+                    v = fam.log_ratio_at_c0(s, s + m)
+                    if best is None or v.lower() > best[0].lower():
+                        best = (v, s, side)
+                up = fam.log_ratio_at_c0(first, last + m)
+                heapq.heappush(heap, _Cell(-_key(up), first, last, side, up))
+            assert best is not None
+            cells = 0
+            while heap and cells < self.budget:
+                top = heap[0].upper.upper()
+                if not top.is_finite() or agreement(
+                    to_mpf(best[0].lower()), to_mpf(top)
+                ) >= DIGITS:
+                    break
+                cell = heapq.heappop(heap)
+                if cell.u == cell.v:
+                    heapq.heappush(heap, cell)
+                    break
+                cells += 1
+                mid = self._middle(cell.u, cell.v)
+                after = mid + 1 if self.law.is_lattice else mid
+                fam = fams[cell.side]
+                v = fam.log_ratio_at_c0(mid, mid + m)
+                if v.lower() > best[0].lower():
+                    best = (v, mid, cell.side)
+                for u, w in ((cell.u, mid), (after, cell.v)):
+                    up = v if u == w == mid else fam.log_ratio_at_c0(u, w + m)
+                    if up.upper() > best[0].lower():
+                        heapq.heappush(heap, _Cell(-_key(up), u, w, cell.side, up))
+            upper = best[0].upper()
+            for cell in heap:
+                upper = upper.max(cell.upper.upper())
+            lower = best[0].lower().max(flint.arb(0))
+        s, side = best[1], best[2]
+        pair = (s, s + m) if side == 0 else (-s, -s - m)
+        where = {"s": short(pair[0]), "s'": short(pair[1]),
+                 "y": short(self.c0 if side == 0 else self.c1)}
+        how = f"ball arithmetic, branch-and-bound over {cells} cells of the edge"
+        if not upper.is_finite():
+            return Pure(mpmath.inf, _exact(lower), f"certified upper bound: infinite ({how})",
+                        where, "log likelihood ratio at the lowest output")
+        up, low = _exact(upper), _exact(lower)
+        return Pure(up, low, bracket_kind(low, up, how), where,
+                    "log likelihood ratio at the lowest output, edge search")
+
+    def epsilon(self, delta: Fraction, rtol: Fraction = Fraction(1, 10**14)) -> Epsilon:
+        """ε(δ): the pure ε for δ = 0, else bisection on the certified δ(ε)
+        (:func:`dpcheck.laws.additive.epsilon_by_bisection`)."""
+        from dpcheck.laws.additive import epsilon_by_bisection
+
+        if not 0 <= delta < 1:
+            raise InputError(f"delta {short(delta)}: expected 0 <= delta < 1")
+        if delta == 0:
+            pure = self.pure_epsilon()
+            return Epsilon(delta, pure.upper_value, pure.lower_value, pure.kind, None)
+        return epsilon_by_bisection(self.delta, delta, f"{self.bounding} {self.law.name}", rtol)
 
     def _post_processing_cap(self, eps: Fraction) -> flint.arb | None:
         """Clamping is post-processing of the additive mechanism s + Z, so its δ(ε) is at

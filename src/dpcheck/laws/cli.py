@@ -207,11 +207,6 @@ def _bounded(args: argparse.Namespace):  # type: ignore[no-untyped-def]
     for key in ("lower", "upper"):
         if getattr(args, key) is None:
             raise InputError(f"{args.mechanism} needs --{key} (bounds c0 < c1)")
-    if args.epsilon is None:
-        raise InputError(
-            f"{args.mechanism}: give --epsilon (the pure epsilon and epsilon(delta) of a"
-            " bounded law are not available yet)"
-        )
     params = _law_values(args, law)
     return BoundedMechanism(
         law, params, bounding, parse_number("lower", args.lower),
@@ -324,8 +319,12 @@ def _bounded_report(args: argparse.Namespace) -> dict[str, object]:
         "upper": short(mech.c1),
         "params": {k: short(v) for k, v in mech.values.items()},
         "scale": short(mech.values[mech.law.scale]),
-        **mech.delta(parse_epsilon(args.epsilon)).as_dict(),
     }
+    if args.epsilon is None and args.delta is None:
+        return {**out, **mech.pure_epsilon().as_dict()}
+    if args.epsilon is None:
+        return {**out, **mech.epsilon(parse_delta(args.delta)).as_dict()}
+    out.update(mech.delta(parse_epsilon(args.epsilon)).as_dict())
     if args.delta is not None:
         delta = parse_delta(args.delta)
         out["(epsilon, delta)-DP"] = _exact_leq(out["delta"], delta)
