@@ -43,23 +43,28 @@ def _pmf(name: str, scale: F):
     return lambda k: mpmath.exp(-mpmath.mpf(k) ** 2 / (2 * scale**2))
 
 
+def output_laws(name: str, scale: F, bounding: str, c0: int, c1: int):
+    """{s: {y: P(Y_s = y)}} for every integer input s in [c0, c1], summed directly."""
+    kern = _pmf(name, scale)
+    n = 80 + int(80 * scale)  # the tails beyond are below e^-80 of the total
+    total = mpmath.fsum(kern(k) for k in range(-n, n + 1))
+
+    def law(s: int) -> dict[int, mpmath.mpf]:
+        p = {y: kern(y - s) / total for y in range(c0, c1 + 1)}
+        if bounding == "truncated":
+            z = mpmath.fsum(p.values())
+            return {y: v / z for y, v in p.items()}
+        p[c0] += mpmath.fsum(kern(y - s) for y in range(c0 - n - abs(s), c0)) / total
+        p[c1] += mpmath.fsum(kern(y - s) for y in range(c1 + 1, c1 + n + abs(s) + 1)) / total
+        return p
+
+    return {s: law(s) for s in range(c0, c1 + 1)}
+
+
 def brute_force(name: str, scale: F, bounding: str, c0: int, c1: int, d: int, eps: F):
     """max over integer pairs |s - s'| <= d in [c0, c1] of the hockey-stick sum."""
     with mpmath.workdps(50):
-        kern = _pmf(name, scale)
-        n = 80 + int(80 * scale)  # the tails beyond are below e^-80 of the total
-        total = mpmath.fsum(kern(k) for k in range(-n, n + 1))  # normaliser, tails < 1e-60
-
-        def law(s: int) -> dict[int, mpmath.mpf]:
-            p = {y: kern(y - s) / total for y in range(c0, c1 + 1)}
-            if bounding == "truncated":
-                z = mpmath.fsum(p.values())
-                return {y: v / z for y, v in p.items()}
-            p[c0] += mpmath.fsum(kern(y - s) for y in range(c0 - n - abs(s), c0)) / total
-            p[c1] += mpmath.fsum(kern(y - s) for y in range(c1 + 1, c1 + n + abs(s) + 1)) / total
-            return p
-
-        laws = {s: law(s) for s in range(c0, c1 + 1)}
+        laws = output_laws(name, scale, bounding, c0, c1)
         e = mpmath.exp(_mp(eps))
         best = mpmath.mpf(0)
         for s in laws:
@@ -368,20 +373,7 @@ def test_lattice_pure_epsilon_against_brute_force(case):
 
 
 def brute_force_ratio(name, scale, bounding, c0, c1, d):
-    kern = _pmf(name, scale)
-    n = 80 + int(80 * scale)
-    total = mpmath.fsum(kern(k) for k in range(-n, n + 1))
-
-    def law(s):
-        p = {y: kern(y - s) / total for y in range(c0, c1 + 1)}
-        if bounding == "truncated":
-            z = mpmath.fsum(p.values())
-            return {y: v / z for y, v in p.items()}
-        p[c0] += mpmath.fsum(kern(y - s) for y in range(c0 - n - abs(s), c0)) / total
-        p[c1] += mpmath.fsum(kern(y - s) for y in range(c1 + 1, c1 + n + abs(s) + 1)) / total
-        return p
-
-    laws = {s: law(s) for s in range(c0, c1 + 1)}
+    laws = output_laws(name, scale, bounding, c0, c1)
     return max(mpmath.log(laws[s][y] / laws[t][y]) for s in laws for t in laws
                if 0 < abs(s - t) <= d for y in laws[s])
 
