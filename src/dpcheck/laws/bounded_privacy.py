@@ -41,6 +41,7 @@ the printed digits (:func:`dpcheck.numeric.profile.bracket_kind`).
 from __future__ import annotations
 
 import heapq
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from fractions import Fraction
 
@@ -49,6 +50,7 @@ import mpmath
 
 from dpcheck.errors import InputError
 from dpcheck.inputs.numbers import short
+from dpcheck.laws.arb_eval import hull
 from dpcheck.laws.noise import NoiseLaw, mirrored
 from dpcheck.laws.numeric import Evaluator, arb_of, precision, to_mpf
 from dpcheck.numeric.profile import (
@@ -103,8 +105,8 @@ def _arb_of_mpf(x: mpmath.mpf) -> flint.arb:
     """An mpf as an exact arb (inf stays inf)."""
     if not mpmath.isfinite(x):
         return flint.arb("inf")
-    man, exp = x.man_exp  # (not mpf(x): that would round to mpmath's working precision)
-    return flint.arb((int(man), int(exp)))  # exact at any working precision
+    sign, man, exp, _ = x._mpf_  # (mpf.man_exp drops the sign; as in profile_balls)
+    return flint.arb((-int(man) if sign else int(man), int(exp)))  # exact at any precision
 
 
 def _key(x: flint.arb) -> float:
@@ -112,13 +114,9 @@ def _key(x: flint.arb) -> float:
     return float(x.upper()) if x.upper().is_finite() else float("inf")
 
 
-def _hull(a: flint.arb, b: flint.arb) -> flint.arb:
-    return a.union(b)
-
-
 def _box(lo: Fraction, hi: Fraction) -> flint.arb:
     """A ball containing [lo, hi]."""
-    return _hull(arb_of(lo), arb_of(hi))
+    return hull(arb_of(lo), arb_of(hi))
 
 
 class _Family:
@@ -136,7 +134,6 @@ class _Family:
         self.kernel = self.ev.kernel
         self.top = c1 - 1 if self.lattice else c1  # the last t of a half-line event
         self._g: dict[Fraction, flint.arb] = {}
-        self._tie: Fraction | None = None  # the last crossing's undecided point, if any
 
     # -- the law's CDF, at exact points and over balls (monotone: the ends' hull) ---
     def _cdf(self, x: Fraction) -> flint.arb:
@@ -157,7 +154,7 @@ class _Family:
             return closed
         if x.rad() == 0:
             return self._cdf(_exact(x))
-        return _hull(self._cdf(_exact(x.lower())), self._cdf(_exact(x.upper())))
+        return hull(self._cdf(_exact(x.lower())), self._cdf(_exact(x.upper())))
 
     def g(self, x: flint.arb) -> flint.arb:
         """The law's density (pmf) at x."""
@@ -199,11 +196,11 @@ class _Family:
 
     # -- step 1: one pair -------------------------------------------------------
     def crossing(self, a: flint.arb, b: flint.arb, lo: Fraction, hi: Fraction,
-                 width: Fraction = Fraction(0)) -> tuple[Fraction, Fraction]:
+                 width: Fraction = Fraction(0)) -> tuple[Fraction, Fraction, Fraction | None]:
         """[lo, hi] containing t* = sup{t in (c0, top]: D(t) > 0} (c0 if none) for every
         pair in the balls (a, b), narrowed by bisection on the sign of D.  Where the sign
         is undecided (a tie, or balls too wide), the two ends are narrowed separately
-        towards the undecided zone [p, q]."""
+        towards the undecided zone [p, q]; the first undecided point p is returned too."""
         floor = max(width, Fraction(1) if self.lattice else Fraction(0))
         p = q = None
         for _ in range(STEPS):
@@ -227,8 +224,7 @@ class _Family:
                 hi = mid
             else:
                 p, q = (mid, mid) if p is None else (min(p, mid), max(q, mid))
-        self._tie = p
-        return lo, hi
+        return lo, hi, p
 
     def pair(self, a: Fraction, b: Fraction) -> tuple[flint.arb, flint.arb, Fraction | None]:
         """(U, L, t): U's upper end bounds max(0, sup_t Ψ(t)); L's lower end is attained by
@@ -240,7 +236,7 @@ class _Family:
         r does not increase, so beyond p the rise is at most r(p)·P_b and before p the
         fall at least that."""
         A, B = arb_of(a), arb_of(b)
-        lo, hi = self.crossing(A, B, self.c0, self.top)
+        lo, hi, tie = self.crossing(A, B, self.c0, self.top)
         points = {lo: self.psi(lo, a, b)}
         if lo == self.c0 and self.D(_box(lo, hi), A, B) < 0:
             upper = points[lo].upper()  # D < 0 right of c0 throughout: t* = c0 exactly
@@ -252,7 +248,6 @@ class _Family:
         simple = _simplest(lo, hi) if not self.lattice else None
         if simple is not None and simple not in points:
             points[simple] = self.psi(simple, a, b)
-        tie = self._tie
         if tie is not None and lo <= tie <= hi:
             dens_b = self.density(arb_of(tie), B)
             if dens_b > 0:
@@ -291,7 +286,7 @@ class _Family:
         elif self.D(_box(self.top - near, self.top), S, S + M) > 0:
             lo = hi = self.top  # D > 0 up to c1 for every pair: t* = c1⁻
         else:
-            lo, hi = self.crossing(S, S + M, self.c0, self.top, near)
+            lo, hi, _ = self.crossing(S, S + M, self.c0, self.top, near)
         s0, t0, T = (u + v) / 2, (lo + hi) / 2, _box(lo, hi)
         ds = self.dF_du(T, S) - self.e * self.dF_du(T, S + M)
         value = self.psi(t0, s0, s0 + m) + ds * (S - arb_of(s0))
@@ -357,6 +352,70 @@ class BoundedMechanism:
                                -self.c0, e))
         return out
 
+    def _edge_search(
+        self,
+        fams: list[_Family],
+        pair: Callable[[_Family, Fraction], tuple[flint.arb, flint.arb, Fraction | None]],
+        bound: Callable[[_Family, Fraction, Fraction], flint.arb],
+        cap: flint.arb | None = None,
+        infinite_stops: bool = False,
+    ) -> tuple[tuple[flint.arb, Fraction, int, Fraction | None], flint.arb, int]:
+        """The branch-and-bound of step 3 over the edge s in [c0, c1 - m] of each family:
+        ``pair(fam, s)`` gives (upper, attained, event) of the pair (s, s + m), ``bound(fam,
+        u, v)`` an upper bound over the cell [u, v]; ``cap`` a bound of the whole supremum.
+        Returns the best attained (ball, s, side, event), the certified upper end and the
+        number of cells split.  Call inside ``precision(DPS)``."""
+        best: tuple[flint.arb, Fraction, int, Fraction | None] | None = None
+        heap: list[_Cell] = []
+
+        def attain(side: int, s: Fraction, lower: flint.arb, t: Fraction | None) -> None:
+            nonlocal best
+            if best is None or lower.lower() > best[0].lower():
+                best = (lower, s, side, t)
+
+        def push(side: int, u: Fraction, v: Fraction) -> None:
+            if u == v:  # one pair: its bound and its attained value at once
+                upper, lower, t = pair(fams[side], u)
+                attain(side, u, lower, t)
+            else:
+                upper = bound(fams[side], u, v)
+            if best is not None and upper.upper() <= best[0].lower():
+                return  # below a value attained: the cell cannot hold the supremum
+            heapq.heappush(heap, _Cell(-_key(upper), u, v, side, upper))
+
+        for side, fam in enumerate(fams):
+            first, last = fam.c0, fam.c1 - self.step
+            for s in {first, last, self._middle(first, last)}:
+                attain(side, s, *pair(fam, s)[1:])
+            push(side, first, last)
+        cells = 0
+        while heap and cells < self.budget:
+            assert best is not None
+            top = heap[0].upper.upper()
+            if cap is not None:
+                top = top.min(cap)  # the data-processing bound, when it is the better one
+            if not top.is_finite():
+                if infinite_stops:
+                    break
+            elif agreement(to_mpf(best[0].lower()), to_mpf(top)) >= DIGITS:
+                break
+            cell = heapq.heappop(heap)
+            if cell.u == cell.v:
+                heapq.heappush(heap, cell)  # exact already: nothing left to split
+                break
+            mid = self._middle(cell.u, cell.v)
+            attain(cell.side, mid, *pair(fams[cell.side], mid)[1:])
+            cells += 1
+            push(cell.side, cell.u, mid)
+            push(cell.side, mid + 1 if self.law.is_lattice else mid, cell.v)
+        assert best is not None
+        upper = best[0].upper()
+        for cell in heap:
+            upper = upper.max(cell.upper.upper())
+        if cap is not None:
+            upper = upper.min(cap)
+        return best, upper, cells
+
     def delta(self, eps: Fraction) -> Profile:
         """δ(ε), certified: an upper bound, an attained lower bound and the worst pair."""
         m = self.step
@@ -369,109 +428,36 @@ class BoundedMechanism:
             )
         cap = self._post_processing_cap(eps)
         with precision(DPS):
-            fams = self._families(arb_of(eps).exp())
-            best: tuple[flint.arb, Fraction, int, Fraction | None] | None = None
-            heap: list[_Cell] = []
-
-            def attain(side: int, s: Fraction) -> None:
-                nonlocal best
-                _, lower, t = fams[side].pair(s, s + m)
-                if best is None or lower.lower() > best[0].lower():
-                    best = (lower, s, side, t)
-
-            def push(side: int, u: Fraction, v: Fraction) -> None:
-                nonlocal best
-                if u == v:  # one pair: its bound and its attained value at once
-                    upper, lower, t = fams[side].pair(u, u + m)
-                    if best is None or lower.lower() > best[0].lower():
-                        best = (lower, u, side, t)
-                else:
-                    upper = fams[side].cell_upper(u, v, m)
-                if best is not None and upper.upper() <= best[0].lower():
-                    return  # below a value attained: the cell cannot hold the supremum
-                heapq.heappush(heap, _Cell(-_key(upper), u, v, side, upper))
-
-            for side, fam in enumerate(fams):
-                first, last = fam.c0, fam.c1 - m
-                for s in {first, last, self._middle(first, last)}:
-                    attain(side, s)
-                push(side, first, last)
-            cells = 0
-            while heap and cells < self.budget:
-                assert best is not None
-                top = heap[0].upper.upper()
-                if cap is not None:
-                    top = top.min(cap)  # the data-processing bound, when it is the better one
-                if top.is_finite() and agreement(to_mpf(best[0].lower()), to_mpf(top)) >= DIGITS:
-                    break
-                cell = heapq.heappop(heap)
-                if cell.u == cell.v or (self.law.is_lattice and cell.v - cell.u < 1):
-                    heapq.heappush(heap, cell)  # exact already: nothing left to split
-                    break
-                mid = self._middle(cell.u, cell.v)
-                attain(cell.side, mid)
-                cells += 1
-                after = mid + 1 if self.law.is_lattice else mid
-                push(cell.side, cell.u, mid)
-                push(cell.side, after, cell.v)
-            assert best is not None
+            best, upper, cells = self._edge_search(
+                self._families(arb_of(eps).exp()),
+                lambda fam, s: fam.pair(s, s + m),
+                lambda fam, u, v: fam.cell_upper(u, v, m),
+                cap,
+            )
             lower_ball, s, side, t = best
-            upper = lower_ball.upper()
-            for cell in heap:
-                upper = upper.max(cell.upper.upper())
-            if cap is not None:
-                upper = upper.min(cap)
             upper = upper.min(flint.arb(1))  # a hockey-stick divergence is at most 1
             lower, up = to_mpf(lower_ball.lower().max(flint.arb(0))), to_mpf(upper)
         return self._profile(eps, lower, up, s, side, t, cells)
 
     def pure_epsilon(self) -> Pure:
-        """sup over the edge of log p_s(c0)/p_{s+m}(c0) (and the mirrored direction): a
-        branch-and-bound with pseudo-pair bounds (:meth:`_Family.log_ratio_at_c0`), exact
-        on the lattice's one-point cells; a certified bracket otherwise."""
+        """sup over the edge of log p_s(c0)/p_{s+m}(c0) (and the mirrored direction): the
+        same branch-and-bound with pseudo-pair bounds (:meth:`_Family.log_ratio_at_c0`),
+        exact on the lattice's one-point cells; a certified bracket otherwise."""
         m = self.step
+
+        def pair(fam: _Family, s: Fraction) -> tuple[flint.arb, flint.arb, None]:
+            value = fam.log_ratio_at_c0(s, s + m)
+            return value, value, None
+
         with precision(DPS):
-            fams = self._families(flint.arb(1))
-            best: tuple[flint.arb, Fraction, int] | None = None
-            heap: list[_Cell] = []
-            for side, fam in enumerate(fams):
-                first, last = fam.c0, fam.c1 - m
-                for s in {first, last, self._middle(first, last)}:
-                    v = fam.log_ratio_at_c0(s, s + m)
-                    if best is None or v.lower() > best[0].lower():
-                        best = (v, s, side)
-                up = fam.log_ratio_at_c0(first, last + m)
-                heapq.heappush(heap, _Cell(-_key(up), first, last, side, up))
-            assert best is not None
-            cells = 0
-            while heap and cells < self.budget:
-                top = heap[0].upper.upper()
-                if not top.is_finite() or agreement(
-                    to_mpf(best[0].lower()), to_mpf(top)
-                ) >= DIGITS:
-                    break
-                cell = heapq.heappop(heap)
-                if cell.u == cell.v:
-                    heapq.heappush(heap, cell)
-                    break
-                cells += 1
-                mid = self._middle(cell.u, cell.v)
-                after = mid + 1 if self.law.is_lattice else mid
-                fam = fams[cell.side]
-                v = fam.log_ratio_at_c0(mid, mid + m)
-                if v.lower() > best[0].lower():
-                    best = (v, mid, cell.side)
-                for u, w in ((cell.u, mid), (after, cell.v)):
-                    up = v if u == w == mid else fam.log_ratio_at_c0(u, w + m)
-                    if up.upper() > best[0].lower():
-                        heapq.heappush(heap, _Cell(-_key(up), u, w, cell.side, up))
-            upper = best[0].upper()
-            for cell in heap:
-                upper = upper.max(cell.upper.upper())
+            best, upper, cells = self._edge_search(
+                self._families(flint.arb(1)), pair,
+                lambda fam, u, v: fam.log_ratio_at_c0(u, v + m), infinite_stops=True,
+            )
             lower = best[0].lower().max(flint.arb(0))
         s, side = best[1], best[2]
-        pair = (s, s + m) if side == 0 else (-s, -s - m)
-        where = {"s": short(pair[0]), "s'": short(pair[1]),
+        inputs = (s, s + m) if side == 0 else (-s, -s - m)
+        where = {"s": short(inputs[0]), "s'": short(inputs[1]),
                  "y": short(self.c0 if side == 0 else self.c1)}
         how = f"ball arithmetic, branch-and-bound over {cells} cells of the edge"
         if not upper.is_finite():

@@ -297,7 +297,11 @@ def privacy_report(args: argparse.Namespace) -> dict[str, object]:
             "pure epsilon kind": "exact (SymPy)",
         }
     eps = parse_epsilon(args.epsilon)
-    out = {**head, **mech.delta(eps).as_dict()}
+    return _judged({**head, **mech.delta(eps).as_dict()}, args)
+
+
+def _judged(out: dict[str, object], args: argparse.Namespace) -> dict[str, object]:
+    """``--delta D`` beside ``--epsilon``: whether the printed (certified) δ is <= D."""
     if args.delta is not None:
         from dpcheck.numeric.profile import _exact_leq, parse_delta
 
@@ -309,7 +313,7 @@ def privacy_report(args: argparse.Namespace) -> dict[str, object]:
 
 def _bounded_report(args: argparse.Namespace) -> dict[str, object]:
     """δ(ε) of a truncated or clamped law (:mod:`dpcheck.laws.bounded_privacy`)."""
-    from dpcheck.numeric.profile import _exact_leq, parse_delta, parse_epsilon
+    from dpcheck.numeric.profile import parse_delta, parse_epsilon
 
     mech = _bounded(args)
     out: dict[str, object] = {
@@ -325,11 +329,7 @@ def _bounded_report(args: argparse.Namespace) -> dict[str, object]:
     if args.epsilon is None:
         return {**out, **mech.epsilon(parse_delta(args.delta)).as_dict()}
     out.update(mech.delta(parse_epsilon(args.epsilon)).as_dict())
-    if args.delta is not None:
-        delta = parse_delta(args.delta)
-        out["(epsilon, delta)-DP"] = _exact_leq(out["delta"], delta)
-        out["delta asked"] = str(delta)
-    return out
+    return _judged(out, args)
 
 
 def _base_name(mechanism: str) -> str:
