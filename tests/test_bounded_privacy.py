@@ -387,3 +387,97 @@ def test_the_cli_prints_the_pure_epsilon(capsys):
     assert F(data["pure epsilon lower"]) <= F(1, 2) <= F(data["pure epsilon"])
     assert F(data["pure epsilon"]) - F(data["pure epsilon lower"]) < F(1, 10**12)
     assert data["attained at"]["y"] == "0"
+
+
+# ------------------------------------------- closing where the maximum is flat or at an end
+
+
+def _bounded(name, bounding, c0, c1, d, scale):
+    law = registry.get(name)
+    return BoundedMechanism(law, {law.scale: F(scale)}, bounding, F(c0), F(c1), F(d))
+
+
+def test_a_flat_maximum_along_the_edge_closes_as_the_old_engine_does():
+    """Truncated Laplace, Δ = 1/3 on [-1, 4], λ = 2, ε = 1/10: δ varies by 1e-6 over a fifth
+    of the edge.  Monotone cells (∂_sΦ of one sign) are bounded by their end pair, so only
+    the cells at the maximum are split; the old engine's exact value is reproduced."""
+    before = profile.delta_for_epsilon(profile.neighbours("truncated-laplace", F(1, 3), -1, 4, 2),
+                                       F(1, 10))
+    after = _bounded("laplace", "truncated", -1, 4, F(1, 3), 2).delta(F(1, 10))
+    assert before.kind.startswith("exact") and after.kind.startswith("exact"), after.kind
+    assert after.as_dict()["delta"] == before.as_dict()["delta"] == "0.03818553948991"
+
+
+def test_a_flat_pure_epsilon_closes():
+    """Clamped Laplace: log P(s + Z <= c0)/P(s + m + Z <= c0) = m/λ for every s of the edge
+    (flat); its slope is 0 exactly once SymPy cancels the tail's exponentials."""
+    got = _bounded("laplace", "clamped", -3, 3, F(1, 2), 1).pure_epsilon()
+    low, up = F(got.lower_value), F(got.upper_value)
+    assert low <= F(1, 2) <= up and (up - low) / up < F(1, 10**16), got.kind
+    assert "over 1000 cells" not in got.kind
+
+
+@pytest.mark.parametrize("name, old, bounding, c0, c1, scale, want", [
+    ("laplace", "laplace", "truncated", 0, 1, F(1, 100), "100.0"),
+    ("laplace", "laplace", "clamped", 0, 1, 100, "0.01"),
+    ("laplace", "laplace", "truncated", -1, 4, 3, "1.666666666667"),
+    ("discrete-laplace", "geometric", "clamped", 0, 3, 2, "1.5"),
+])
+def test_the_one_pair_edge_gives_the_exact_pure_epsilon(name, old, bounding, c0, c1, scale, want):
+    """c1 - c0 <= Δ (Liu's setting): the edge is the pair (c0, c1), whose log ratio SymPy
+    simplifies to a rational; the old engine prints the same exact value."""
+    got = _bounded(name, bounding, c0, c1, c1 - c0, scale).pure_epsilon()
+    before = profile.pure_epsilon(profile.neighbours(f"{bounding}-{old}", c1 - c0, c0, c1, scale))
+    assert got.kind.startswith("exact (SymPy")
+    assert got.as_dict()["pure epsilon"] == before.as_dict()["pure epsilon"] == want
+
+
+def _log_density_at_c0(name, bounding, c0, c1, scale, u):
+    """log p_u(c0) from mpmath's own CDFs (independent of the law objects)."""
+    sc = mpmath.mpf(scale.numerator) / scale.denominator
+    if name == "laplace":
+        def cdf(z):
+            return mpmath.exp(z / sc) / 2 if z < 0 else 1 - mpmath.exp(-z / sc) / 2
+
+        def dens(z):
+            return mpmath.exp(-abs(z) / sc) / (2 * sc)
+    else:
+        cdf, dens = (lambda z: mpmath.ncdf(z, 0, sc)), (lambda z: mpmath.npdf(z, 0, sc))
+    if bounding == "clamped":
+        return mpmath.log(cdf(c0 - u))
+    return mpmath.log(dens(c0 - u) / (cdf(c1 - u) - cdf(c0 - u)))
+
+
+@pytest.mark.parametrize("name, bounding", [("laplace", "truncated"), ("laplace", "clamped"),
+                                            ("gaussian", "truncated"), ("gaussian", "clamped")])
+def test_the_location_slope_is_the_derivative_of_the_log_density_at_c0(name, bounding):
+    """The slope behind the monotone cells of the pure epsilon, against mpmath's numerical
+    derivative of log p_u(c0) (mpmath's own CDFs); the ball holds it at every u tried."""
+    import flint
+
+    from dpcheck.laws.numeric import precision
+
+    c0, c1, scale = F(-1), F(3), F(3, 2)
+    mech = _bounded(name, bounding, c0, c1, 1, scale)
+    with precision(40), mpmath.workdps(40):
+        fam = mech._families(flint.arb(1))[0]
+        for u in (F(-1, 2), F(1, 3), F(2), F(11, 4)):
+            want = mpmath.diff(lambda x: _log_density_at_c0(name, bounding, -1, 3, scale, x),
+                               mpmath.mpf(u.numerator) / u.denominator)
+            got = fam.location_slope(flint.arb(u.numerator) / u.denominator)
+            mid = mpmath.mpf(got.mid().str(40, radius=False))
+            rad = mpmath.mpf(got.rad().str(5, radius=False))
+            assert abs(mid - want) < mpmath.mpf(10) ** -25 + 2 * rad, (u, got, want)
+
+
+def test_a_wrong_derivative_in_the_location_is_noticed(monkeypatch):
+    """Mutation: with ∂F/∂u taken as 0, every cell counts as monotone and is bounded by
+    its end pair, the interior maximum is missed, and the certified bound falls below the
+    old engine's attained value."""
+    before = profile.delta_for_epsilon(profile.neighbours("truncated-laplace", F(1, 3), -1, 4, 2),
+                                       F(1, 10))
+    import flint
+
+    monkeypatch.setattr(bounded_privacy._Family, "dF_du", lambda self, t, u: flint.arb(0))
+    got = _bounded("laplace", "truncated", -1, 4, F(1, 3), 2).delta(F(1, 10))
+    assert got.upper < before.lower

@@ -44,14 +44,17 @@ import heapq
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from fractions import Fraction
+from functools import cached_property
 
 import flint
 import mpmath
+import sympy as sp
 
 from dpcheck.errors import InputError
 from dpcheck.inputs.numbers import short
 from dpcheck.laws.arb_eval import hull
 from dpcheck.laws.noise import NoiseLaw, mirrored
+from dpcheck.laws.noise import u as u_symbol
 from dpcheck.laws.numeric import Evaluator, arb_of, precision, to_mpf
 from dpcheck.numeric.profile import (
     DIGITS,
@@ -66,7 +69,10 @@ from dpcheck.numeric.profile import (
 #: certification precision (decimal digits)
 DPS = 40
 #: cells examined along the edge before the bracket is reported as it stands
-BUDGET = 400
+BUDGET = 1000
+#: relative width at which a bracket counts as closed even where its two ends round
+#: differently (a value on a rounding boundary, such as a pure epsilon of exactly 1)
+CLOSE = flint.arb("1e-30")
 #: bisection steps for a crossing (bits below the support's width)
 STEPS = 120
 BOUNDINGS = ("truncated", "clamped")
@@ -109,9 +115,10 @@ def _arb_of_mpf(x: mpmath.mpf) -> flint.arb:
     return flint.arb((-int(man) if sign else int(man), int(exp)))  # exact at any precision
 
 
-def _key(x: flint.arb) -> float:
-    """A heap key (the ball's upper end as a float; inf stays inf)."""
-    return float(x.upper()) if x.upper().is_finite() else float("inf")
+def _key(x: flint.arb) -> mpmath.mpf:
+    """A heap key: the ball's upper end, exactly (a float would tie ends closer than its
+    resolution, and the loop's stopping test reads the heap's top as the largest)."""
+    return to_mpf(x.upper()) if x.upper().is_finite() else mpmath.inf
 
 
 def _box(lo: Fraction, hi: Fraction) -> flint.arb:
@@ -134,6 +141,33 @@ class _Family:
         self.kernel = self.ev.kernel
         self.top = c1 - 1 if self.lattice else c1  # the last t of a half-line event
         self._g: dict[Fraction, flint.arb] = {}
+        self._pairs: dict[tuple[Fraction, Fraction], tuple] = {}
+
+    # -- log-derivatives, compiled once from the law's SymPy forms (None: not compiled) --
+    @cached_property
+    def _log_kernel_slope(self) -> Callable[[flint.arb], flint.arb] | None:
+        """(log k)'(z), k the law's density kernel (truncation's density at c0)."""
+        z = self.law.variable
+        return self._compiled(sp.diff(sp.log(self.law.kernel), z), z)
+
+    @cached_property
+    def _log_left_tail_slope(self) -> Callable[[flint.arb], flint.arb] | None:
+        """(log G)'(x) for x <= 0 from the closed-form left tail T(w) = G(-w): -(T'/T)(-x).
+        SymPy cancels the exponentials here (Laplace: exactly 1/λ), which arb cannot do
+        over a ball: this is what lets a flat log likelihood ratio close."""
+        tail = self.law.tail(-1) if self.law.normaliser is not None else None
+        if tail is None:
+            return None
+        w = sp.Symbol("w", nonnegative=True)
+        tail = tail.subs(u_symbol, w)
+        slope = self._compiled(-sp.diff(tail, w) / tail, w)
+        return None if slope is None else (lambda x: slope(-x))
+
+    def _compiled(self, expr: sp.Expr, var: sp.Symbol) -> Callable[[flint.arb], flint.arb] | None:
+        try:
+            return self.ev._compile(expr, var)
+        except (InputError, TypeError, ValueError, NotImplementedError):
+            return None
 
     # -- the law's CDF, at exact points and over balls (monotone: the ends' hull) ---
     def _cdf(self, x: Fraction) -> flint.arb:
@@ -195,16 +229,32 @@ class _Family:
         return self.F(arb_of(t), arb_of(a)) - self.e * self.F(arb_of(t), arb_of(b))
 
     # -- step 1: one pair -------------------------------------------------------
+    def sign_of_D(self, a: flint.arb, b: flint.arb) -> Callable[[Fraction], flint.arb]:
+        """t -> a positive multiple of D(t), for every pair in the balls (a, b):
+        k(t - a) - e^ε (Z(a)/Z(b)) k(t - b), the normaliser and Z(a) > 0 divided out
+        (clamped: Z = 1).  Its sign is D's; it costs two kernel calls, not six CDFs."""
+        ratio = self.e if self.bounding == "clamped" else self.e * self.Z(a) / self.Z(b)
+        k = self.kernel
+        return lambda t: k(arb_of(t) - a) - ratio * k(arb_of(t) - b)
+
     def crossing(self, a: flint.arb, b: flint.arb, lo: Fraction, hi: Fraction,
                  width: Fraction = Fraction(0)) -> tuple[Fraction, Fraction, Fraction | None]:
         """[lo, hi] containing t* = sup{t in (c0, top]: D(t) > 0} (c0 if none) for every
-        pair in the balls (a, b), narrowed by bisection on the sign of D.  Where the sign
-        is undecided (a tie, or balls too wide), the two ends are narrowed separately
-        towards the undecided zone [p, q]; the first undecided point p is returned too."""
+        pair in the balls (a, b), narrowed on the sign of D, each sign decided in arb.
+        The next point is the Illinois (modified regula falsi) guess from the balls'
+        midpoints, a bisection where that guess is unusable or has not halved the bracket
+        in two steps: only the certified signs decide, the guess only saves steps.  Where
+        the sign is undecided (a tie, or balls too wide), the two ends are narrowed
+        separately towards the undecided zone [p, q]; the first undecided point p is
+        returned too."""
         floor = max(width, Fraction(1) if self.lattice else Fraction(0))
+        finest = (hi - lo) / 2**STEPS
+        sign = self.sign_of_D(a, b)
         p = q = None
+        f_lo = f_hi = None  # the midpoints of sign() at lo and hi, once evaluated
+        kept, stale, last_width = 0, 0, hi - lo
         for _ in range(STEPS):
-            if hi - lo <= floor:
+            if hi - lo <= floor or hi - lo <= finest:
                 break
             if p is None:
                 left, right = lo, hi
@@ -214,17 +264,47 @@ class _Family:
                 left, right = q, hi
             if right - left <= floor:
                 break
-            mid = Fraction((left + right) // 2) if self.lattice else (left + right) / 2
+            mid = None
+            if p is None and f_lo is not None and f_hi is not None and stale < 2:
+                mid = self._illinois(lo, hi, f_lo, f_hi)
+            if mid is None:
+                mid = Fraction((left + right) // 2) if self.lattice else (left + right) / 2
             if not lo < mid < hi:
                 break
-            d = self.D(arb_of(mid), a, b)
+            d = sign(mid)
+            value = to_mpf(d.mid()) if d.is_finite() else None
             if d > 0:
-                lo = mid
+                lo, f_lo = mid, value
+                kept = kept + 1 if kept > 0 else 1
+                if kept >= 2 and f_hi is not None and f_lo is not None:
+                    f_hi /= 2  # Illinois: the same end kept twice
             elif d < 0:
-                hi = mid
+                hi, f_hi = mid, value
+                kept = kept - 1 if kept < 0 else -1
+                if kept <= -2 and f_lo is not None and f_hi is not None:
+                    f_lo /= 2
             else:
                 p, q = (mid, mid) if p is None else (min(p, mid), max(q, mid))
+            stale = 0 if hi - lo <= last_width / 2 else stale + 1
+            if stale == 0:
+                last_width = hi - lo
         return lo, hi, p
+
+    def _illinois(self, lo: Fraction, hi: Fraction, f_lo: mpmath.mpf,
+                  f_hi: mpmath.mpf) -> Fraction | None:
+        """The regula falsi point between (lo, f_lo > 0) and (hi, f_hi < 0), or None."""
+        if f_lo is None or f_hi is None or not (f_lo > 0 > f_hi):
+            return None
+        w = float(f_lo / (f_lo - f_hi))
+        if not 0 < w < 1:
+            return None
+        w_ = Fraction(round(w * 2**32), 2**32)  # dyadic: the bracket's denominators stay small
+        if not 0 < w_ < 1:
+            return None
+        if self.lattice:
+            mid = lo + int((hi - lo) * w_)
+            return min(max(mid, lo + 1), hi - 1)
+        return lo + (hi - lo) * w_
 
     def pair(self, a: Fraction, b: Fraction) -> tuple[flint.arb, flint.arb, Fraction | None]:
         """(U, L, t): U's upper end bounds max(0, sup_t Ψ(t)); L's lower end is attained by
@@ -274,11 +354,86 @@ class _Family:
             return flint.arb("inf")  # the shifted law puts no mass at c0: unbounded ratio
         return (num / den).log()
 
+    def location_slope(self, U: flint.arb) -> flint.arb | None:
+        """d/du log p_u(c0) for every u in the ball U, which lies right of c0 (a cell of the
+        edge or its shift by m; clamped: the atom P(u + Z <= c0));
+        None where the law's forms do not compile."""
+        c = arb_of(self.c0)
+        if self.bounding == "clamped":
+            psi = self._log_left_tail_slope
+            X = c - U
+            if psi is None or not X.lower() <= 0:
+                return -self.g(X) / self.G(X)
+            if not X <= 0:  # U lies right of c0 (a cell of the edge): clip the rounding
+                X = flint.arb(X.lower()).union(flint.arb(0))
+            return -psi(X)
+        ell = self._log_kernel_slope
+        if ell is None:
+            return None
+        z = self.Z(U)
+        return -ell(c - U) - (self.g(c - U) - self.g(arb_of(self.c1) - U)) / z
+
+    def log_ratio_cell(self, u: Fraction, v: Fraction, m: Fraction) -> flint.arb:
+        """An upper bound of h(s) = log p_s(c0)/p_{s+m}(c0) for every s in [u, v]: the
+        pseudo-pair (u, v + m); on the line also, where h' has one sign over the cell, h at
+        the cell's upper end (exact: this closes a flat or monotone h), else the mean-value
+        form h(s0) + h'(S)(S - s0)."""
+        pseudo = self.log_ratio_at_c0(u, v + m)
+        if self.lattice or u == v:
+            return pseudo
+        S, M = _box(u, v), arb_of(m)
+        top, low = self.location_slope(S), self.location_slope(S + M)
+        if top is None or low is None or not pseudo.is_finite():
+            return pseudo
+        slope = top - low
+        if slope >= 0:
+            return self.log_ratio_at_c0(v, v + m)
+        if slope <= 0:
+            return self.log_ratio_at_c0(u, u + m)
+        s0 = (u + v) / 2
+        mean_value = self.log_ratio_at_c0(s0, s0 + m) + slope * (S - arb_of(s0))
+        return mean_value if mean_value.upper() < pseudo.upper() else pseudo
+
+    def cached_pair(self, a: Fraction, b: Fraction) -> tuple:
+        if (a, b) not in self._pairs:
+            self._pairs[(a, b)] = self.pair(a, b)
+        return self._pairs[(a, b)]
+
+    def exact_log_ratio_at_c0(self, a: Fraction, b: Fraction) -> sp.Expr | None:
+        """log p_a(c0)/p_b(c0) in SymPy from the law's closed-form tails (None without
+        them): an exact number where SymPy simplifies it (Laplace: a rational)."""
+        law, env = self.law, self.law.symbols(self.ev.values)
+        left, right = law.tail(-1), law.tail(1)
+        if left is None or right is None:
+            return None
+
+        def G(x: sp.Expr) -> sp.Expr:  # P(Z <= x), x a rational
+            if x <= 0:
+                return left.subs(u_symbol, -x)
+            return 1 - right.subs(u_symbol, x + 1 if self.lattice else x)
+
+        c0, c1 = sp.Rational(self.c0), sp.Rational(self.c1)
+        A, B = sp.Rational(a), sp.Rational(b)
+        if self.bounding == "clamped":
+            ratio = G(c0 - A) / G(c0 - B)
+        else:
+            below = (lambda w: G(c0 - 1 - w)) if self.lattice else (lambda w: G(c0 - w))
+            z = law.variable
+            ratio = (law.kernel.subs(z, c0 - A) * (G(c1 - B) - below(B))
+                     / (law.kernel.subs(z, c0 - B) * (G(c1 - A) - below(A))))
+        value = sp.simplify(sp.expand_log(sp.log(sp.simplify(ratio.subs(env))), force=True))
+        return value if value.is_number and value.is_finite else None
+
     # -- step 3: one cell of the edge -------------------------------------------
     def cell_upper(self, u: Fraction, v: Fraction, m: Fraction) -> flint.arb:
-        """An upper bound of H(s, s + m) for every s in [u, v]."""
+        """An upper bound of H(s, s + m) for every s in [u, v].
+
+        On the line, where ∂_sΦ has one sign over the cell box S x T (T holding every
+        pair's crossing), H is monotone on the cell: for s1 < s2, H(s2) - H(s1) >=
+        Φ(s2, t1*) - Φ(s1, t1*) = ∫ ∂_sΦ(σ, t1*) dσ, and likewise the other way; the
+        bound is then the end pair's own (this closes a maximum at a kink of H)."""
         if self.lattice or u == v:
-            return self.pair(u, v + m)[0]
+            return self.cached_pair(u, v + m)[0]
         S, M = _box(u, v), arb_of(m)
         near = (v - u) / 4
         if self.D(_box(self.c0, self.c0 + near), S, S + M) < 0:
@@ -289,17 +444,21 @@ class _Family:
             lo, hi, _ = self.crossing(S, S + M, self.c0, self.top, near)
         s0, t0, T = (u + v) / 2, (lo + hi) / 2, _box(lo, hi)
         ds = self.dF_du(T, S) - self.e * self.dF_du(T, S + M)
+        if ds >= 0:
+            return self.cached_pair(v, v + m)[0]
+        if ds <= 0:
+            return self.cached_pair(u, u + m)[0]
         value = self.psi(t0, s0, s0 + m) + ds * (S - arb_of(s0))
         if hi > lo:
             value += self.D(T, S, S + M) * (T - arb_of(t0))
         # the pseudo-pair bound is first-order only, but it does not suffer from the
         # width of D over a whole cell where the crossing is far from the cell
-        return flint.arb(0).max(value).min(self.pair(u, v + m)[0])
+        return flint.arb(0).max(value).min(self.cached_pair(u, v + m)[0])
 
 
 @dataclass(order=True)
 class _Cell:
-    key: float
+    key: mpmath.mpf
     u: Fraction = field(compare=False)
     v: Fraction = field(compare=False)
     side: int = field(compare=False)
@@ -399,6 +558,8 @@ class BoundedMechanism:
                     break
             elif agreement(to_mpf(best[0].lower()), to_mpf(top)) >= DIGITS:
                 break
+            elif top - best[0].lower() <= top * CLOSE:
+                break  # a value at a rounding boundary: closed far below the digits shown
             cell = heapq.heappop(heap)
             if cell.u == cell.v:
                 heapq.heappush(heap, cell)  # exact already: nothing left to split
@@ -430,7 +591,7 @@ class BoundedMechanism:
         with precision(DPS):
             best, upper, cells = self._edge_search(
                 self._families(arb_of(eps).exp()),
-                lambda fam, s: fam.pair(s, s + m),
+                lambda fam, s: fam.cached_pair(s, s + m),
                 lambda fam, u, v: fam.cell_upper(u, v, m),
                 cap,
             )
@@ -449,10 +610,14 @@ class BoundedMechanism:
             value = fam.log_ratio_at_c0(s, s + m)
             return value, value, None
 
+        if self.c1 - self.c0 == m:
+            exact = self._single_pair_pure()
+            if exact is not None:
+                return exact
         with precision(DPS):
             best, upper, cells = self._edge_search(
                 self._families(flint.arb(1)), pair,
-                lambda fam, u, v: fam.log_ratio_at_c0(u, v + m), infinite_stops=True,
+                lambda fam, u, v: fam.log_ratio_cell(u, v, m), infinite_stops=True,
             )
             lower = best[0].lower().max(flint.arb(0))
         s, side = best[1], best[2]
@@ -466,6 +631,25 @@ class BoundedMechanism:
         up, low = _exact(upper), _exact(lower)
         return Pure(up, low, bracket_kind(low, up, how), where,
                     "log likelihood ratio at the lowest output, edge search")
+
+    def _single_pair_pure(self) -> Pure | None:
+        """The edge is one pair (c0, c1) when c1 - c0 <= Δ (Liu's setting): the pure ε is
+        then that pair's log ratio at the lowest output (the mirrored law's too), exact
+        when SymPy gives it as a rational (None otherwise: the ball route decides)."""
+        best: tuple[sp.Expr, int] | None = None
+        for side, fam in enumerate(self._families(flint.arb(1))):
+            value = fam.exact_log_ratio_at_c0(fam.c0, fam.c1)
+            if value is None or not value.is_Rational:
+                return None
+            if best is None or value > best[0]:
+                best = (value, side)
+        assert best is not None
+        value = Fraction(int(best[0].p), int(best[0].q))
+        inputs = (self.c0, self.c1) if best[1] == 0 else (self.c1, self.c0)
+        y = self.c0 if best[1] == 0 else self.c1
+        where = {"s": short(inputs[0]), "s'": short(inputs[1]), "y": short(y)}
+        return Pure(value, value, "exact (SymPy: the edge is the one pair (c0, c1))", where,
+                    "log likelihood ratio at the lowest output")
 
     def epsilon(self, delta: Fraction, rtol: Fraction = Fraction(1, 10**14)) -> Epsilon:
         """ε(δ): the pure ε for δ = 0, else bisection on the certified δ(ε)

@@ -17,6 +17,7 @@ response (:mod:`dpcheck.laws.krr`).
 from __future__ import annotations
 
 import argparse
+import sys
 from fractions import Fraction
 
 import mpmath
@@ -158,8 +159,14 @@ def _law_values(args: argparse.Namespace, law: NoiseLaw) -> dict[str, Fraction]:
             raise InputError(f"--set {item!r}: expected NAME=VALUE")
         values[name.strip()] = value.strip()
     if args.scale is None:
-        raise InputError(f"{law.name}: give --scale ({law.param(law.scale).expected})")
-    values[law.scale] = args.scale
+        if args.epsilon is None:
+            raise InputError(
+                f"{law.name}: give --scale ({law.param(law.scale).expected}), or --epsilon"
+                " (and --delta) to calibrate the scale"
+            )
+        values[law.scale] = "1"  # a placeholder: calibration sets the scale
+    else:
+        values[law.scale] = args.scale
     if getattr(args, "radius", None) is not None:
         values["radius"] = args.radius
     return law.parse(values)
@@ -278,8 +285,12 @@ def privacy_report(args: argparse.Namespace) -> dict[str, object]:
     if user_law(args) is None and bounded_name(args.mechanism) is not None:
         return _bounded_report(args)
     law, params, sensitivity = _additive(args)
+    if args.scale is None:
+        head = {"mechanism": law.name, "sensitivity": short(sensitivity)}
+        return {**head, **_calibrated(
+            args, law.name, lambda b: Additive(law, {**params, law.scale: b}, sensitivity))}
     mech = Additive(law, params, sensitivity)
-    head: dict[str, object] = {
+    head = {
         "mechanism": law.name,
         "sensitivity": short(sensitivity),
         "params": {k: short(v) for k, v in params.items()},
@@ -321,15 +332,43 @@ def _bounded_report(args: argparse.Namespace) -> dict[str, object]:
         "sensitivity": short(mech.sensitivity),
         "lower": short(mech.c0),
         "upper": short(mech.c1),
-        "params": {k: short(v) for k, v in mech.values.items()},
-        "scale": short(mech.values[mech.law.scale]),
     }
+    if args.scale is None:
+        from dataclasses import replace
+
+        key = mech.law.scale
+        return {**out, **_calibrated(
+            args, args.mechanism, lambda b: replace(mech, values={**mech.values, key: b}))}
+    out["params"] = {k: short(v) for k, v in mech.values.items()}
+    out["scale"] = short(mech.values[mech.law.scale])
     if args.epsilon is None and args.delta is None:
         return {**out, **mech.pure_epsilon().as_dict()}
     if args.epsilon is None:
         return {**out, **mech.epsilon(parse_delta(args.delta)).as_dict()}
     out.update(mech.delta(parse_epsilon(args.epsilon)).as_dict())
     return _judged(out, args)
+
+
+def _calibrated(args: argparse.Namespace, name: str, at_scale) -> dict[str, object]:  # type: ignore[no-untyped-def]
+    """No ``--scale``: the smallest scale giving (ε, δ)-DP (:mod:`dpcheck.laws.calibrate`),
+    with a spinner on a terminal (each decision is a certified δ(ε) or pure ε)."""
+    from dpcheck.laws.calibrate import calibrate
+    from dpcheck.numeric.profile import parse_delta, parse_epsilon
+
+    eps = parse_epsilon(args.epsilon)
+    delta = parse_delta(args.delta) if args.delta is not None else Fraction(0)
+    if not sys.stderr.isatty():
+        return calibrate(at_scale, eps, delta, name).as_dict()
+    from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
+
+    columns = (SpinnerColumn(), TextColumn("{task.description}"), TimeElapsedColumn())
+    with Progress(*columns, transient=True) as bar:
+        task = bar.add_task("calibrating", total=None)
+
+        def step(n: int) -> None:
+            bar.update(task, description=f"calibrating: certified decision {n}")
+
+        return calibrate(at_scale, eps, delta, name, step).as_dict()
 
 
 def _base_name(mechanism: str) -> str:
