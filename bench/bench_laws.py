@@ -18,7 +18,11 @@ Five tables, each timing two things in the same run and printing their ratio:
    with the largest relative difference;
 5. δ(ε) of the bounded mechanisms (truncated, clamped): the closed-form engine
    (:mod:`dpcheck.numeric.profile`) against the generic edge search
-   (:mod:`dpcheck.laws.bounded_privacy`), with both printed values and kinds.
+   (:mod:`dpcheck.laws.bounded_privacy`), with both printed values and kinds;
+6. the calibrated scale (the smallest scale giving (ε, δ)-DP): the closed-form engine's
+   float64-guided bisection (:func:`dpcheck.numeric.profile.calibrate`) against the
+   generic bisection on certified decisions (:mod:`dpcheck.laws.calibrate`), with both
+   printed scales.
 
 The generic route derives each law's closed forms with SymPy once (cached on the law
 object): the first row of a law includes that one-time cost.
@@ -172,6 +176,40 @@ def bounded_profiles(repeat: int) -> None:
               f"  {a['delta']} | {b['delta']} ({kind})")
 
 
+def calibrations() -> None:
+    from dpcheck.laws.calibrate import calibrate
+
+    print("\n6. calibrated scale (one run each)")
+    print(f"{'mechanism':<40}{'closed form s':>15}{'generic s':>12}{'generic/closed':>16}"
+          "  printed scale: closed form | generic")
+    rows = ((None, "laplace", "laplace", F(1), F(1, 10**6)),
+            (None, "gaussian", "gaussian", F(1), F(1, 10**5)),
+            (None, "geometric", "discrete-laplace", F(1, 2), F(0)),
+            ("truncated", "laplace", "laplace", F(1), F(0)),
+            ("clamped", "gaussian", "gaussian", F(1), F(1, 10**3)))
+    for bounding, old, new, eps, delta in rows:
+        law = registry.get(new)
+        if bounding is None:
+            nb = P.neighbours(old, 1, None, None, None)
+            at = partial(_additive_at, law)
+        else:
+            nb = P.neighbours(f"{bounding}-{old}", 1, 0, 2, None)
+            at = partial(_bounded_at, law, bounding)
+        dt_old, before = _seconds(partial(P.calibrate, nb, eps, delta), 1)
+        dt_new, after = _seconds(partial(calibrate, at, eps, delta), 1)
+        label = f"{bounding or 'additive'}-{new} eps={eps} delta={delta}"
+        print(f"{label:<40}{dt_old:>15.3f}{dt_new:>12.3f}{dt_new / dt_old:>16.3g}"
+              f"  {before.as_dict()['calibrated scale']} | {after.as_dict()['calibrated scale']}")
+
+
+def _additive_at(law, scale):  # type: ignore[no-untyped-def]
+    return Additive(law, {law.scale: scale}, F(1))
+
+
+def _bounded_at(law, bounding, scale):  # type: ignore[no-untyped-def]
+    return BoundedMechanism(law, {law.scale: scale}, bounding, F(0), F(2), F(1))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--points", type=int, default=10, help="parameter points per quantity")
@@ -182,6 +220,7 @@ def main() -> None:
     new_law(args.repeat)
     theta_forms(args.repeat)
     bounded_profiles(args.repeat)
+    calibrations()
 
 
 if __name__ == "__main__":

@@ -189,3 +189,11 @@ from hypothesis import strategies as st  # noqa: E402
 def test_laplace_pure_calibration_over_a_parameter_box(d, eps):
     got = calibrate(additive("laplace", d), eps, F(0))
     assert got.scale == F(profile._round_up(d / eps))  # exact rounding of the exact Δ/ε
+
+
+def test_the_audit_never_calibrates_a_missing_scale(capsys):
+    """Only ``privacy`` reads a missing --scale as a calibration; the audit refuses it
+    (a placeholder scale must never be audited)."""
+    assert main(["audit", "discrete-gaussian", "--epsilon", "1", "--sensitivity", "1"]) == 2
+    err = capsys.readouterr().err
+    assert "give --scale" in err and "calibrate" not in err and "Traceback" not in err

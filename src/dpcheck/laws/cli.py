@@ -150,8 +150,11 @@ def _refuse_unsupported(args: argparse.Namespace) -> None:
             )
 
 
-def _law_values(args: argparse.Namespace, law: NoiseLaw) -> dict[str, Fraction]:
-    """The law's parameters: ``--scale``, ``--set NAME=VALUE`` and ``--radius``."""
+def _law_values(args: argparse.Namespace, law: NoiseLaw,
+                calibrating: bool = False) -> dict[str, Fraction]:
+    """The law's parameters: ``--scale``, ``--set NAME=VALUE`` and ``--radius``; with
+    ``calibrating`` (``privacy`` only), no ``--scale`` but ``--epsilon`` is a calibration
+    and the scale a placeholder."""
     values: dict[str, object] = {}
     for item in args.set or []:
         name, sep, value = item.partition("=")
@@ -159,10 +162,10 @@ def _law_values(args: argparse.Namespace, law: NoiseLaw) -> dict[str, Fraction]:
             raise InputError(f"--set {item!r}: expected NAME=VALUE")
         values[name.strip()] = value.strip()
     if args.scale is None:
-        if args.epsilon is None:
+        if not calibrating or args.epsilon is None:
             raise InputError(
-                f"{law.name}: give --scale ({law.param(law.scale).expected}), or --epsilon"
-                " (and --delta) to calibrate the scale"
+                f"{law.name}: give --scale ({law.param(law.scale).expected})"
+                + (", or --epsilon (and --delta) to calibrate the scale" if calibrating else "")
             )
         values[law.scale] = "1"  # a placeholder: calibration sets the scale
     else:
@@ -178,7 +181,8 @@ def _sensitivity(args: argparse.Namespace, law: NoiseLaw) -> Fraction:
     return parse_number("sensitivity", args.sensitivity)
 
 
-def _additive(args: argparse.Namespace) -> tuple[NoiseLaw, dict[str, Fraction], Fraction]:
+def _additive(args: argparse.Namespace, calibrating: bool = False,
+              ) -> tuple[NoiseLaw, dict[str, Fraction], Fraction]:
     """The law (``--radius``: truncated), its parameters (``--scale``, ``--set``) and Δ."""
     _refuse_unsupported(args)
     if user_law(args) is None and bounded_name(args.mechanism) is not None:
@@ -191,7 +195,7 @@ def _additive(args: argparse.Namespace) -> tuple[NoiseLaw, dict[str, Fraction], 
         from dpcheck.laws.transforms import truncate_noise
 
         law = truncate_noise(law)
-    params = _law_values(args, law)
+    params = _law_values(args, law, calibrating)
     return law, params, _sensitivity(args, law)
 
 
@@ -214,7 +218,7 @@ def _bounded(args: argparse.Namespace):  # type: ignore[no-untyped-def]
     for key in ("lower", "upper"):
         if getattr(args, key) is None:
             raise InputError(f"{args.mechanism} needs --{key} (bounds c0 < c1)")
-    params = _law_values(args, law)
+    params = _law_values(args, law, calibrating=True)
     return BoundedMechanism(
         law, params, bounding, parse_number("lower", args.lower),
         parse_number("upper", args.upper), _sensitivity(args, law),
@@ -284,7 +288,7 @@ def privacy_report(args: argparse.Namespace) -> dict[str, object]:
         return _krr_report(args)
     if user_law(args) is None and bounded_name(args.mechanism) is not None:
         return _bounded_report(args)
-    law, params, sensitivity = _additive(args)
+    law, params, sensitivity = _additive(args, calibrating=True)
     if args.scale is None:
         head = {"mechanism": law.name, "sensitivity": short(sensitivity)}
         return {**head, **_calibrated(
