@@ -144,19 +144,20 @@ def calibrate(
     # the smallest printed decimal shown to satisfy the target: lo's rounding up when it is
     # (the bracket straddles a rounding boundary), else hi's (which is >= hi: it does
     # when privacy improves with the scale; else the unrounded hi, shown to, is printed)
-    scale = Fraction(_round_up(lo))
+    scale, rounded = Fraction(_round_up(lo)), True
     if not ok(scale):
         scale = Fraction(_round_up(hi))
         if not ok(scale):
-            scale = hi
+            scale, rounded = hi, False
     mech = at_scale(scale)
     minimal = satisfies(at_scale(scale * (1 - Fraction(1, 10**8))), eps, delta) is False
     at = mech.delta(eps).as_dict() if delta > 0 else _pure_dict(mech)
     kind = (
         f"upper bound on the smallest scale: rounded up to {DIGITS} digits and confirmed there"
-        " (certified)"
-        + ("; 0.99999999 x scale violates the target (attained pair)" if minimal else "")
-    )
+        " (certified)" if rounded else
+        "upper bound on the smallest scale: the bisection's upper end, confirmed there"
+        f" (certified; its {DIGITS}-digit rounding was not: privacy is not monotone here)"
+    ) + ("; 0.99999999 x scale violates the target (attained pair)" if minimal else "")
     return Calibration(eps, delta, scale, minimal, kind, at)
 
 
