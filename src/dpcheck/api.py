@@ -206,7 +206,7 @@ class Mechanism:
         upper: object = None,
     ) -> Any:
         """The smallest scale giving (ε, δ)-DP, rounded up and confirmed
-        (:class:`dpcheck.numeric.profile.Calibration`, with its bias and MSE cost)."""
+        (:class:`dpcheck.laws.calibrate.Calibration`, with its bias and MSE cost)."""
         from dpcheck.numeric import profile
 
         nb = self.neighbours(sensitivity=sensitivity, lower=lower, upper=upper)

@@ -52,9 +52,11 @@ class Calibration:
     minimal: bool
     kind: str
     at: dict[str, object]
+    #: bias and MSE at the calibrated scale (the old profile engine's mechanisms only)
+    cost: list[dict[str, str]] | None = None
 
     def as_dict(self) -> dict[str, object]:
-        return {
+        out: dict[str, object] = {
             "epsilon": short(self.epsilon),
             "delta": short(self.delta),
             "calibrated scale": _round_up(self.scale),
@@ -62,6 +64,9 @@ class Calibration:
             "0.99999999 x scale violates": self.minimal,
             "at calibrated scale": self.at,
         }
+        if self.cost is not None:
+            out["cost"] = self.cost
+        return out
 
 
 def _pure_bracket(mech: Certified) -> tuple[Any, Any]:

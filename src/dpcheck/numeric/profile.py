@@ -58,6 +58,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cache, lru_cache
+from typing import TYPE_CHECKING
 
 import mpmath
 import numpy as np
@@ -66,6 +67,9 @@ from dpcheck.errors import InputError
 from dpcheck.inputs.numbers import parse_number, short
 from dpcheck.numeric import profile_balls
 from dpcheck.numeric.names import canonical_mechanism, parts
+
+if TYPE_CHECKING:  # laws.calibrate imports this module: the one result type, by name only
+    from dpcheck.laws.calibrate import Calibration
 
 #: significant digits of every printed privacy number
 DIGITS = 13
@@ -1227,30 +1231,6 @@ def _epsilon_guess(nb: Neighbours, delta: Fraction, cap: Fraction | None):  # ty
     return Fraction(found[0]), Fraction(found[1])
 
 
-@dataclass
-class Calibration:
-    """The smallest scale giving (ε, δ)-DP, rounded up and confirmed there."""
-
-    epsilon: Fraction
-    delta: Fraction
-    scale: Fraction
-    minimal: bool
-    kind: str
-    at: dict[str, object]
-    cost: list[dict[str, str]]
-
-    def as_dict(self) -> dict[str, object]:
-        return {
-            "epsilon": short(self.epsilon),
-            "delta": short(self.delta),
-            "calibrated scale": _round_up(self.scale),
-            "calibrated scale kind": self.kind,
-            "0.99999999 x scale violates": self.minimal,
-            "at calibrated scale": self.at,
-            "cost": self.cost,
-        }
-
-
 def _satisfied_fast(nb: Neighbours, eps: Fraction, delta: Fraction) -> bool | None:
     """The float64 guide's answer to "(ε, δ)-DP at this scale?" (None: no guide)."""
     pure = pure_epsilon(nb)
@@ -1318,6 +1298,8 @@ def calibrate(nb: Neighbours, eps: Fraction, delta: Fraction = Fraction(0)) -> C
         f" {float((high - low) / high):.1e} relative below it violates the"
         " target (certified)"
     ) + ("; 0.99999999 x scale violates the target (attained pair)" if minimal else "")
+    from dpcheck.laws.calibrate import Calibration  # the one result type (laws imports this)
+
     return Calibration(eps, delta, scale, minimal, kind, at, cost(here))
 
 
