@@ -613,3 +613,12 @@ def test_reduced_exp_is_mpmaths_exp() -> None:
                 assert abs(got / want - 1) < mpmath.mpf(10) ** -(digits - 1), (digits, text)
             assert mechanism_mp._negligible_exp(mpmath.mpf("-1e300")) == 0
             assert mechanism_mp._negligible_exp(mpmath.mpf(-5)) == mpmath.exp(-5)
+
+
+def test_a_seed_too_long_to_print_is_refused_in_one_line() -> None:
+    """Found by test_sample: a negative seed of 5000 digits made the refusal itself raise
+    Python's integer-to-string limit (ValueError); the message now names its size."""
+    from dpcheck.errors import InputError
+
+    with pytest.raises(InputError, match=r"seed=about -1\.0e\+5000 \(int\) must be"):
+        dpcheck.mechanism("truncated-laplace").sample(-(10**5000), 3, s=0, lam=0.1, c0=0, c1=1)

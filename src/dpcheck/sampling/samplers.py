@@ -61,9 +61,9 @@ def generator(rng: np.random.Generator | int | None) -> np.random.Generator:
         return rng
     if rng is None or (isinstance(rng, (int, np.integer)) and not isinstance(rng, bool)):
         if rng is not None and rng < 0:
-            raise InputError(f"seed={rng} must be a non-negative integer")
+            raise InputError(f"seed={shown(rng)} must be a non-negative integer")
         return np.random.default_rng(rng)
-    raise InputError(f"rng={rng!r} is not a numpy Generator or an integer seed")
+    raise InputError(f"rng={shown(rng)} is not a numpy Generator or an integer seed")
 
 
 #: numpy's largest number of dimensions (NPY_MAXDIMS of numpy 2; numpy 1 allows 32)
