@@ -221,8 +221,12 @@ class NoiseLaw:
     @_memoised
     def side(self, sign: int) -> sp.Expr:
         """The kernel at z = sign·t, t > 0, with |z| and sign(z) resolved."""
-        expr = self.kernel.subs(self.variable, sign * t)
-        return sp.simplify(sp.refine(expr, sp.Q.positive(t)))
+        expr = sp.simplify(self.kernel.subs(self.variable, sign * t))
+        if expr.has(sp.Abs, sp.sign, sp.Heaviside):  # not resolved by t's positivity alone
+            # (SymPy's refine is slow: about 1 s at import for the shipped laws, none of
+            # which needs it)
+            expr = sp.simplify(sp.refine(expr, sp.Q.positive(t)))
+        return expr
 
     @cached_property
     def symmetric(self) -> bool:

@@ -8,26 +8,45 @@ sympify), with its parameters ``"b>0"``-style.
 
 from __future__ import annotations
 
+import importlib
 import re
-from collections.abc import Sequence
+from collections.abc import Iterator, Mapping, Sequence
 
 import sympy as sp
 
 from dpcheck.errors import InputError
-from dpcheck.laws import discrete_gaussian, discrete_laplace, gaussian, laplace, staircase, uniform
 from dpcheck.laws.noise import NoiseLaw, Param, Support, k, z
 
-LAWS: dict[str, NoiseLaw] = {
-    law.name: law
-    for law in (
-        laplace.LAW,
-        gaussian.LAW,
-        discrete_laplace.LAW,
-        discrete_gaussian.LAW,
-        staircase.LAW,
-        uniform.LAW,
-    )
+#: the shipped laws' names and the module (under dpcheck.laws) that defines each as ``LAW``
+SHIPPED = {
+    "laplace": "laplace",
+    "gaussian": "gaussian",
+    "discrete-laplace": "discrete_laplace",
+    "discrete-gaussian": "discrete_gaussian",
+    "staircase": "staircase",
+    "uniform": "uniform",
 }
+
+
+class _Shipped(Mapping[str, NoiseLaw]):
+    """The shipped laws by name, each built on first use: a law checks its kernel with
+    SymPy when it is built (about 0.1-0.5 s each), which a command that only lists the
+    names (``dpcheck --help``, every refusal) should not pay."""
+
+    def __getitem__(self, name: str) -> NoiseLaw:
+        if name not in SHIPPED:
+            raise KeyError(name)
+        law: NoiseLaw = importlib.import_module(f"dpcheck.laws.{SHIPPED[name]}").LAW
+        return law
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(SHIPPED)
+
+    def __len__(self) -> int:
+        return len(SHIPPED)
+
+
+LAWS: Mapping[str, NoiseLaw] = _Shipped()
 
 
 def get(name: str | NoiseLaw) -> NoiseLaw:
