@@ -408,13 +408,37 @@ def test_a_flat_maximum_along_the_edge_closes_as_the_old_engine_does():
     assert after.as_dict()["delta"] == before.as_dict()["delta"] == "0.03818553948991"
 
 
-def test_a_flat_pure_epsilon_closes():
+def test_a_flat_pure_epsilon_closes(monkeypatch):
     """Clamped Laplace: log P(s + Z <= c0)/P(s + m + Z <= c0) = m/λ for every s of the edge
-    (flat); its slope is 0 exactly once SymPy cancels the tail's exponentials."""
+    (flat); its slope is 0 exactly once SymPy cancels the tail's exponentials.  The
+    branch-and-bound closes it (forced here) and the SymPy shortcut makes it exact."""
+    monkeypatch.setattr(bounded_privacy._Family, "flat_log_ratio", property(lambda self: False))
     got = _bounded("laplace", "clamped", -3, 3, F(1, 2), 1).pure_epsilon()
     low, up = F(got.lower_value), F(got.upper_value)
     assert low <= F(1, 2) <= up and (up - low) / up < F(1, 10**16), got.kind
     assert "over 1000 cells" not in got.kind
+
+
+@pytest.mark.parametrize("c0, c1, sens, scale", [
+    (0, 5, 1, 1), (0, 5, 1, 50), (0, 5, 1, F(1, 200)), (-3, 3, F(1, 2), 1), (0, 2, 1, 1),
+])
+def test_a_flat_pure_epsilon_is_exact_as_in_the_old_engine(c0, c1, sens, scale):
+    """The clamped Laplace's log ratio is constant along the edge (SymPy: the left tail's
+    log-derivative is 1/λ): the pure ε is m/λ exactly, the old engine's printed value."""
+    got = _bounded("laplace", "clamped", c0, c1, sens, scale).pure_epsilon()
+    assert got.kind == "exact (SymPy: the log ratio is constant along the edge)"
+    assert F(got.upper_value) == F(got.lower_value) == F(sens) / F(scale)
+    before = profile.pure_epsilon(profile.neighbours("clamped-laplace", sens, c0, c1, scale))
+    assert got.as_dict()["pure epsilon"] == before.as_dict()["pure epsilon"]
+    assert before.as_dict()["pure epsilon kind"].startswith("exact")
+
+
+def test_a_gaussian_log_ratio_is_not_taken_as_flat():
+    """The Gaussian's left tail has no constant log-derivative: no shortcut (a mutation
+    that declared every clamped law flat would print m/λ-like nonsense as exact)."""
+    mech = _bounded("gaussian", "clamped", 0, 5, 1, 1)
+    assert not any(fam.flat_log_ratio for fam in mech._families(bounded_privacy.flint.arb(1)))
+    assert not mech.pure_epsilon().kind.startswith("exact (SymPy")
 
 
 @pytest.mark.parametrize("name, old, bounding, c0, c1, scale, want", [
@@ -481,3 +505,16 @@ def test_a_wrong_derivative_in_the_location_is_noticed(monkeypatch):
     monkeypatch.setattr(bounded_privacy._Family, "dF_du", lambda self, t, u: flint.arb(0))
     got = _bounded("laplace", "truncated", -1, 4, F(1, 3), 2).delta(F(1, 10))
     assert got.upper < before.lower
+
+
+@pytest.mark.parametrize("c0, c1, sens, eps", [(-3, 3, F(1, 2), 0), (-1, 4, F(1, 3), 2)])
+def test_nearly_disjoint_laws_stop_at_one(c0, c1, sens, eps):
+    """σ = 1/100: the two truncated Gaussians of an edge pair are disjoint to within
+    e^-300, so δ agrees with its cap 1 to the digits shown from the first pair on (it took
+    the whole 1000-cell budget, 50 s, when the cap was applied only after the search)."""
+    got = _bounded("gaussian", "truncated", c0, c1, sens, F(1, 100)).delta(F(eps))
+    before = profile.delta_for_epsilon(
+        profile.neighbours("truncated-gaussian", sens, c0, c1, F(1, 100)), F(eps))
+    assert got.as_dict()["delta"] == before.as_dict()["delta"] == "1.0"
+    assert got.as_dict()["delta kind"].startswith("exact to the digits shown"), got.as_dict()
+    assert "over 0 cells" in got.as_dict()["delta kind"]

@@ -163,6 +163,24 @@ class _Family:
         slope = self._compiled(-sp.diff(tail, w) / tail, w)
         return None if slope is None else (lambda x: slope(-x))
 
+    @cached_property
+    def flat_log_ratio(self) -> bool:
+        """True when h(s) = log p_s(c0)/p_{s+m}(c0) is constant along the edge, proved in
+        SymPy: clamped on the line, where p_u(c0) = G(c0 - u) with c0 - u <= 0, and the
+        left tail's log-derivative (T'/T)(w) does not depend on w (Laplace: 1/λ), so
+        h' = (log G)'(c0 - s - m) - (log G)'(c0 - s) = 0 on the whole edge."""
+        if self.bounding != "clamped" or self.lattice or self.law.normaliser is None:
+            return False
+        tail = self.law.tail(-1)
+        if tail is None:
+            return False
+        w = sp.Symbol("w", nonnegative=True)
+        tail = tail.subs(u_symbol, w).subs(self.law.symbols(self.ev.values))
+        try:
+            return bool(sp.simplify(sp.diff(sp.diff(tail, w) / tail, w)) == 0)
+        except (TypeError, ValueError, NotImplementedError):  # pragma: no cover - SymPy gave up
+            return False
+
     def _compiled(self, expr: sp.Expr, var: sp.Symbol) -> Callable[[flint.arb], flint.arb] | None:
         try:
             return self.ev._compile(expr, var)
@@ -587,7 +605,10 @@ class BoundedMechanism:
                 "none (epsilon >= the pure epsilon)", "exact (epsilon >= the pure epsilon)",
                 f"{self.bounding} {self.law.name}: pure epsilon", list(ARGUMENT),
             )
+        # a hockey-stick divergence is at most 1: the search stops once the attained value
+        # agrees with 1 to the digits shown (nearly disjoint laws), as it does below any cap
         cap = self._post_processing_cap(eps)
+        cap = flint.arb(1) if cap is None else cap.min(flint.arb(1))
         with precision(DPS):
             best, upper, cells = self._edge_search(
                 self._families(arb_of(eps).exp()),
@@ -596,7 +617,6 @@ class BoundedMechanism:
                 cap,
             )
             lower_ball, s, side, t = best
-            upper = upper.min(flint.arb(1))  # a hockey-stick divergence is at most 1
             lower, up = to_mpf(lower_ball.lower().max(flint.arb(0))), to_mpf(upper)
         return self._profile(eps, lower, up, s, side, t, cells)
 
@@ -611,7 +631,11 @@ class BoundedMechanism:
             return value, value, None
 
         if self.c1 - self.c0 == m:
-            exact = self._single_pair_pure()
+            exact = self._exact_pure(self.c1, "the edge is the one pair (c0, c1)")
+            if exact is not None:
+                return exact
+        elif all(fam.flat_log_ratio for fam in self._families(flint.arb(1))):
+            exact = self._exact_pure(self.c0 + m, "the log ratio is constant along the edge")
             if exact is not None:
                 return exact
         with precision(DPS):
@@ -632,23 +656,24 @@ class BoundedMechanism:
         return Pure(up, low, bracket_kind(low, up, how), where,
                     "log likelihood ratio at the lowest output, edge search")
 
-    def _single_pair_pure(self) -> Pure | None:
-        """The edge is one pair (c0, c1) when c1 - c0 <= Δ (Liu's setting): the pure ε is
-        then that pair's log ratio at the lowest output (the mirrored law's too), exact
-        when SymPy gives it as a rational (None otherwise: the ball route decides)."""
+    def _exact_pure(self, b: Fraction, why: str) -> Pure | None:
+        """The pure ε as the pair (c0, b)'s log ratio at the lowest output (the mirrored
+        law's too) when that pair is the whole answer (``why``: Liu's one-pair edge,
+        c1 - c0 <= Δ, or a log ratio constant along the edge); exact when SymPy gives it
+        as a rational (None otherwise: the ball route decides)."""
         best: tuple[sp.Expr, int] | None = None
         for side, fam in enumerate(self._families(flint.arb(1))):
-            value = fam.exact_log_ratio_at_c0(fam.c0, fam.c1)
+            value = fam.exact_log_ratio_at_c0(fam.c0, fam.c0 + (b - self.c0))
             if value is None or not value.is_Rational:
                 return None
             if best is None or value > best[0]:
                 best = (value, side)
         assert best is not None
         value = Fraction(int(best[0].p), int(best[0].q))
-        inputs = (self.c0, self.c1) if best[1] == 0 else (self.c1, self.c0)
+        inputs = (self.c0, b) if best[1] == 0 else (self.c1, self.c1 - (b - self.c0))
         y = self.c0 if best[1] == 0 else self.c1
         where = {"s": short(inputs[0]), "s'": short(inputs[1]), "y": short(y)}
-        return Pure(value, value, "exact (SymPy: the edge is the one pair (c0, c1))", where,
+        return Pure(value, value, f"exact (SymPy: {why})", where,
                     "log likelihood ratio at the lowest output")
 
     def epsilon(self, delta: Fraction, rtol: Fraction = Fraction(1, 10**14)) -> Epsilon:
