@@ -428,3 +428,23 @@ def test_theta_forms_hand_over_to_the_sum_at_tiny_scales():
         q = mpmath.exp(-500000)
         exact = 2 * q / (1 + 2 * q + 2 * q**4)
         assert abs(ball.mpf() / exact - 1) < mpmath.mpf(10) ** -28
+
+
+def test_the_shipped_laws_are_built_on_first_use():
+    """Each shipped name maps to its module's law; building the CLI's parser (what every
+    command and every refusal pays, 3.5 s when the registry built all six laws at import)
+    imports none of the law modules."""
+    import subprocess
+    import sys
+
+    from dpcheck.laws import registry
+
+    assert [law.name for law in registry.LAWS.values()] == list(registry.SHIPPED)
+    code = (
+        "import sys; from dpcheck.cli import build_parser; build_parser();"
+        "from dpcheck.laws.registry import SHIPPED;"
+        "print([m for m in SHIPPED.values() if f'dpcheck.laws.{m}' in sys.modules])"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True).stdout
+    assert out.strip() == "[]", out
