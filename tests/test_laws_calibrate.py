@@ -164,6 +164,13 @@ def test_cli_calibrates_a_law_and_a_bounded_law(capsys):
     assert got["0.99999999 x scale violates"] is True
     sigma = F(got["calibrated scale"])
     assert _dg_delta(sigma, F(1)) <= mp(F(1, 10**5))
+    # the cost at the printed σ: E Z² by direct summation of the pmf (mpmath, 40 digits)
+    with mpmath.workdps(40):
+        s2 = mp(sigma) ** 2
+        weight = lambda k: mpmath.exp(-k**2 / (2 * s2))  # noqa: E731
+        second = mpmath.nsum(lambda k: 2 * k**2 * weight(k), [1, mpmath.inf]) / (
+            1 + 2 * mpmath.nsum(weight, [1, mpmath.inf]))
+        assert got["cost"] == [{"at": "any s", "bias": "0", "mse": mpmath.nstr(second, 12)}]
     assert main(["privacy", "truncated-discrete-laplace", "--lower", "0", "--upper", "6",
                  "--sensitivity", "1", "--epsilon", "1", "--json"]) == 0
     got = json.loads(capsys.readouterr().out)
@@ -197,3 +204,47 @@ def test_the_audit_never_calibrates_a_missing_scale(capsys):
     assert main(["audit", "discrete-gaussian", "--epsilon", "1", "--sensitivity", "1"]) == 2
     err = capsys.readouterr().err
     assert "give --scale" in err and "calibrate" not in err and "Traceback" not in err
+
+
+# --------------------------------------------------------------------------- the cost rows
+@pytest.mark.parametrize("name, old, bounding, sens, c0, c1, scale", [
+    ("laplace", "laplace", "truncated", 1, 0, 2, F(7, 5)),
+    ("laplace", "laplace", "clamped", 1, 0, 2, F(7, 5)),
+    ("gaussian", "gaussian", "truncated", 1, -1, 3, F(3, 2)),
+    ("gaussian", "gaussian", "clamped", F(1, 2), 0, 1, F(1, 3)),
+    ("discrete-laplace", "geometric", "truncated", 1, 0, 8, F(2)),
+    ("discrete-laplace", "geometric", "clamped", 1, -2, 5, F(3)),  # midpoint floor: 1
+    ("laplace", "laplace", None, 1, None, None, F(5, 2)),
+    ("gaussian", "gaussian", None, 1, None, None, F(5, 2)),
+    ("discrete-laplace", "geometric", None, 1, None, None, F(3)),
+])
+def test_the_cost_rows_are_the_old_engines(name, old, bounding, sens, c0, c1, scale):
+    """Bias and MSE from the law objects (certified balls) print as the old engine's rows
+    (its SymPy closed forms at 20 digits): an independent route for each value."""
+    from dpcheck.laws.cost import cost
+
+    law = registry.get(name)
+    if bounding is None:
+        mech = Additive(law, {law.scale: scale}, F(sens))
+        nb = profile.neighbours(old, sens, None, None, scale)
+    else:
+        mech = BoundedMechanism(law, {law.scale: scale}, bounding, F(c0), F(c1), F(sens))
+        nb = profile.neighbours(f"{bounding}-{old}", sens, c0, c1, scale)
+    assert cost(mech) == profile.cost(nb)
+
+
+def test_an_asymmetric_law_has_its_bias_printed():
+    """No symmetry, no 0: noise with density ∝ e^{-z/b} (z >= 0), e^{2z/b} (z < 0) has
+    mean b/2 and second moment 3b²/2 (by hand: normaliser 3b/2, ∫ z e^{-z/b} = b²,
+    ∫ z e^{2z/b} = -b²/4, ∫ z² ... = 2b³ and b³/4), so at b = 2 bias 1 and MSE 6."""
+    import sympy as sp
+
+    from dpcheck.laws.cost import cost
+    from dpcheck.laws.noise import z
+
+    b = sp.Symbol("b", positive=True)
+    law = dpcheck.law(sp.Piecewise((sp.exp(-z / b), z >= 0), (sp.exp(2 * z / b), True)),
+                      params=["b>0"], name="two-rate")
+    assert not law.symmetric
+    assert cost(Additive(law, {"b": F(2)}, F(1))) == [{"at": "any s", "bias": "1.0",
+                                                       "mse": "6.0"}]

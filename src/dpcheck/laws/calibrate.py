@@ -52,7 +52,7 @@ class Calibration:
     minimal: bool
     kind: str
     at: dict[str, object]
-    #: bias and MSE at the calibrated scale (the old profile engine's mechanisms only)
+    #: bias and MSE at the calibrated scale (:mod:`dpcheck.laws.cost`)
     cost: list[dict[str, str]] | None = None
 
     def as_dict(self) -> dict[str, object]:

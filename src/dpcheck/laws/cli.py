@@ -357,22 +357,26 @@ def _calibrated(args: argparse.Namespace, name: str, at_scale) -> dict[str, obje
     """No ``--scale``: the smallest scale giving (ε, δ)-DP (:mod:`dpcheck.laws.calibrate`),
     with a spinner on a terminal (each decision is a certified δ(ε) or pure ε)."""
     from dpcheck.laws.calibrate import calibrate
+    from dpcheck.laws.cost import cost
     from dpcheck.numeric.profile import parse_delta, parse_epsilon
 
     eps = parse_epsilon(args.epsilon)
     delta = parse_delta(args.delta) if args.delta is not None else Fraction(0)
     if not sys.stderr.isatty():
-        return calibrate(at_scale, eps, delta, name).as_dict()
-    from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
+        result = calibrate(at_scale, eps, delta, name)
+    else:
+        from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 
-    columns = (SpinnerColumn(), TextColumn("{task.description}"), TimeElapsedColumn())
-    with Progress(*columns, transient=True) as bar:
-        task = bar.add_task("calibrating", total=None)
+        columns = (SpinnerColumn(), TextColumn("{task.description}"), TimeElapsedColumn())
+        with Progress(*columns, transient=True) as bar:
+            task = bar.add_task("calibrating", total=None)
 
-        def step(n: int) -> None:
-            bar.update(task, description=f"calibrating: certified decision {n}")
+            def step(n: int) -> None:
+                bar.update(task, description=f"calibrating: certified decision {n}")
 
-        return calibrate(at_scale, eps, delta, name, step).as_dict()
+            result = calibrate(at_scale, eps, delta, name, step)
+    result.cost = cost(at_scale(result.scale))  # bias and MSE at the printed scale
+    return result.as_dict()
 
 
 def _base_name(mechanism: str) -> str:
@@ -424,6 +428,9 @@ def privacy_text(d: dict[str, object]) -> str:
                                     else "")]
     for key, value in d.items():
         if key in ("mechanism", "sensitivity", "argument"):
+            continue
+        if key == "cost" and isinstance(value, list):  # one line per input, as the old engine
+            lines += ["  " + ", ".join(f"{k} {v}" for k, v in row.items()) for row in value]
             continue
         lines.append(f"{key}: {value}")
     return "\n".join(lines)

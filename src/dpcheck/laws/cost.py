@@ -1,0 +1,73 @@
+"""What a mechanism's noise costs in accuracy: its bias and MSE (Liu 2019, §3).
+
+Printed beside a calibrated scale (``dpcheck privacy MECH --epsilon E`` without
+``--scale``), as the old profile engine printed it for its ten mechanisms, now for any
+mechanism of the law objects:
+
+* the additive mechanism s + Z: bias E Z and MSE E Z², the same at every input s;
+* a bounded one (truncated, clamped, folded into [c0, c1]): at s = c0 (where bounding
+  biases most) and at the midpoint (its floor on the lattice), from
+  :meth:`dpcheck.laws.bounded.Bounded.quantity`.
+
+Each value is a certified ball printed to 12 significant digits; a ball too wide for
+them is refused rather than printed.  A bias that is 0 by symmetry (a symmetric law at
+the exact midpoint of [c0, c1], or unbounded) is printed 0.0 without its ball, which
+only brackets it (printed 0 for the additive mechanism, as the old engine did).
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import TYPE_CHECKING
+
+import flint
+import mpmath
+
+from dpcheck.errors import InputError
+from dpcheck.laws.numeric import Evaluator, precision, to_mpf
+
+if TYPE_CHECKING:
+    from dpcheck.laws.additive import Additive
+    from dpcheck.laws.bounded_privacy import BoundedMechanism
+
+#: the digits printed, and the working precision of the balls behind them
+SHOWN, DPS = 12, 30
+
+
+def _shown(ball: flint.arb, what: str) -> str:
+    if not (ball.is_zero() or ball.rel_accuracy_bits() >= (SHOWN + 2) * 3.33):
+        raise InputError(f"{what}: the certified ball {ball} is too wide for {SHOWN} digits")
+    return mpmath.nstr(to_mpf(ball.mid()), SHOWN)
+
+
+def cost(mech: Additive | BoundedMechanism) -> list[dict[str, str]]:
+    """Rows {"at", "bias", "mse"}: one for the additive mechanism, two (s = c0, midpoint)
+    for a bounded one."""
+    from dpcheck.laws.bounded_privacy import BoundedMechanism
+
+    with precision(DPS):
+        if not isinstance(mech, BoundedMechanism):
+            ev = Evaluator(mech.law, mech.values)
+            mean, second = ev.mean(), ev.moment(2)
+            for ball in (mean, second):
+                if not ball.certified:
+                    raise InputError(f"{mech.law.name}: no certified moments ({ball.how})")
+            name = mech.law.name
+            bias = "0" if mech.law.symmetric else _shown(mean.ball, f"{name} bias")
+            return [{"at": "any s", "bias": bias,
+                     "mse": _shown(second.ball, f"{name} mse")}]
+        from dpcheck.laws.bounded import Bounded
+
+        c0, c1 = mech.c0, mech.c1
+        mid = (c0 + c1) / 2
+        if mech.law.is_lattice:
+            mid = Fraction(mid.numerator // mid.denominator)
+        rows = []
+        for label, s in (("s = c0", c0), ("s = midpoint", mid)):
+            b = Bounded(mech.law, mech.values, mech.bounding, s, c0, c1)
+            name = f"{mech.bounding}-{mech.law.name} at {label}"
+            centre = mech.law.symmetric and s == (c0 + c1) / 2  # the bias is 0 by symmetry
+            bias = "0.0" if centre else _shown(b.quantity("bias"), f"{name}: bias")
+            rows.append({"at": label, "bias": bias,
+                         "mse": _shown(b.quantity("mse"), f"{name}: mse")})
+        return rows
