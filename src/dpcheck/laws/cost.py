@@ -5,7 +5,7 @@ Printed beside a calibrated scale (``dpcheck privacy MECH --epsilon E`` without
 mechanism of the law objects:
 
 * the additive mechanism s + Z: bias E Z and MSE E Z², the same at every input s;
-* a bounded one (truncated, clamped, folded into [c0, c1]): at s = c0 (where bounding
+* a bounded one (truncated or clamped into [c0, c1]): at s = c0 (where bounding
   biases most) and at the midpoint (its floor on the lattice), from
   :meth:`dpcheck.laws.bounded.Bounded.quantity`.
 
