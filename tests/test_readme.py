@@ -219,3 +219,13 @@ def test_krandbounds_block_reads_the_bench_json(tmp_path):
     ) in out
     with pytest.raises(readme.InputError, match="not a bounds JSON"):
         readme.render(text.replace("k.json", "none.json"), REPORT, tmp_path)
+
+
+def test_skipping_the_examples_keeps_their_blocks(tmp_path):
+    """``--skip-examples`` (CI: this suite runs the examples) keeps an example block as it
+    is, stale or not, without running the file; without it the file runs (here: fails)."""
+    (tmp_path / "ex.py").write_text("raise SystemExit('ran')\n")
+    text = "<!-- dpcheck:example ex.py -->\nstale\n<!-- /dpcheck:example -->"
+    assert readme.render(text, REPORT, tmp_path, examples=False) == text
+    with pytest.raises(readme.InputError, match="failed"):
+        readme.render(text, REPORT, tmp_path)

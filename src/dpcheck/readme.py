@@ -31,6 +31,10 @@ The verdict numbers come from a JSON report of ``dpcheck verify --format json``
     dpcheck verify --format json --output verdicts.json
     python -m dpcheck.readme verdicts.json            # rewrite README.md
     python -m dpcheck.readme verdicts.json --check    # exit 1 if README.md is stale (CI)
+
+``--skip-examples`` leaves the ``example`` blocks as they are (CI: the test suite runs
+each example and compares it with its block, tests/test_readme.py; running them here too
+cost CI about 110 s).
 """
 
 from __future__ import annotations
@@ -205,11 +209,16 @@ def example_block(path: Path) -> str:
     )
 
 
-def render(readme: str, data: dict[str, Any], root: Path = Path(".")) -> str:
+def render(
+    readme: str, data: dict[str, Any], root: Path = Path("."), examples: bool = True
+) -> str:
     """``readme`` with every marked block regenerated from ``data`` (``root``: the folder
-    that relative paths in blocks start from)."""
+    that relative paths in blocks start from; ``examples=False`` keeps the example blocks
+    as they are instead of running the examples)."""
 
     def fill(match: re.Match[str]) -> str:
+        if match["kind"] == "example" and not examples:
+            return match[0]
         if match["kind"] == "limits":
             from dpcheck.inputs.limits import markdown_table
 
@@ -254,6 +263,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("report", help="JSON from dpcheck verify --format json")
     parser.add_argument("--readme", default="README.md", help="the file to regenerate")
     parser.add_argument("--check", action="store_true", help="exit 1 if the file is stale")
+    parser.add_argument(
+        "--skip-examples",
+        action="store_true",
+        help="keep the example blocks as they are (tests/test_readme.py runs the examples)",
+    )
     args = parser.parse_args(argv)
     try:
         data = load_report(Path(args.report))
@@ -264,7 +278,7 @@ def main(argv: list[str] | None = None) -> int:
             raise InputError(f"--readme {args.readme!r}: cannot read it ({exc.strerror})") from None
         if not blocks(old):
             raise InputError(f"--readme {args.readme!r}: no <!-- dpcheck:... --> blocks")
-        new = render(old, data, path.parent)
+        new = render(old, data, path.parent, examples=not args.skip_examples)
     except InputError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
