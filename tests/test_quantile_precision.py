@@ -440,3 +440,20 @@ def test_geometric_at_huge_scales(scale: str, p: str) -> None:
     assert_quantile(
         "clamped-geometric", {"s": 3, "c0": -(10**25), "c1": 10**25, "scale": scale}, p, 30
     )
+
+
+@pytest.mark.parametrize("dps", [5, 15, 30])
+@pytest.mark.parametrize("p, end", [("1e-30", "c0"), ("0.999999999999999999999999999999", "c1")])
+def test_a_quantile_at_a_bound_stays_inside_the_support(dps: int, p: str, end: str) -> None:
+    """Found by test_api_hostile's random search in CI: truncated Laplace on [-0.1, 0] with
+    λ = 0.1, p = 1e-30 at dps 5 gave c0 - 3.6e-13, outside the support (the solution's
+    digits beyond those asked for rounded past c0).  The quantile of a law on [c0, c1]
+    lies in [c0, c1], and here within 1e-30 of the bound named."""
+    import dpcheck
+
+    params = {"s": 0.0, "lam": 0.1, "c0": -0.1, "c1": 0.0}
+    y = dpcheck.mechanism("truncated-laplace").evaluate("quantile", dps=dps, p=p, **params)
+    assert params["c0"] <= float(y) <= params["c1"]
+    with mpmath.workdps(60):
+        bound = mpmath.mpf(Fraction(params[end]).numerator) / Fraction(params[end]).denominator
+        assert abs(y - bound) < mpmath.mpf(10) ** -30
