@@ -151,16 +151,25 @@ class _Family:
         return self._compiled(sp.diff(sp.log(self.law.kernel), z), z)
 
     @cached_property
-    def _log_left_tail_slope(self) -> Callable[[flint.arb], flint.arb] | None:
-        """(log G)'(x) for x <= 0 from the closed-form left tail T(w) = G(-w): -(T'/T)(-x).
-        SymPy cancels the exponentials here (Laplace: exactly 1/λ), which arb cannot do
-        over a ball: this is what lets a flat log likelihood ratio close."""
+    def _left_tail_log_slope(self) -> tuple[sp.Expr, sp.Symbol] | None:
+        """(T'/T)(w) in SymPy, T(w) = G(-w) the law's closed-form left tail (w >= 0), and
+        the symbol w; None without a closed-form tail."""
         tail = self.law.tail(-1) if self.law.normaliser is not None else None
         if tail is None:
             return None
         w = sp.Symbol("w", nonnegative=True)
         tail = tail.subs(u_symbol, w)
-        slope = self._compiled(-sp.diff(tail, w) / tail, w)
+        return sp.diff(tail, w) / tail, w
+
+    @cached_property
+    def _log_left_tail_slope(self) -> Callable[[flint.arb], flint.arb] | None:
+        """(log G)'(x) for x <= 0 from the closed-form left tail: -(T'/T)(-x).
+        SymPy cancels the exponentials here (Laplace: exactly 1/λ), which arb cannot do
+        over a ball: this is what lets a flat log likelihood ratio close."""
+        if self._left_tail_log_slope is None:
+            return None
+        ratio, w = self._left_tail_log_slope
+        slope = self._compiled(-ratio, w)
         return None if slope is None else (lambda x: slope(-x))
 
     @cached_property
@@ -169,15 +178,12 @@ class _Family:
         SymPy: clamped on the line, where p_u(c0) = G(c0 - u) with c0 - u <= 0, and the
         left tail's log-derivative (T'/T)(w) does not depend on w (Laplace: 1/λ), so
         h' = (log G)'(c0 - s - m) - (log G)'(c0 - s) = 0 on the whole edge."""
-        if self.bounding != "clamped" or self.lattice or self.law.normaliser is None:
+        if self.bounding != "clamped" or self.lattice or self._left_tail_log_slope is None:
             return False
-        tail = self.law.tail(-1)
-        if tail is None:
-            return False
-        w = sp.Symbol("w", nonnegative=True)
-        tail = tail.subs(u_symbol, w).subs(self.law.symbols(self.ev.values))
+        ratio, w = self._left_tail_log_slope
         try:
-            return bool(sp.simplify(sp.diff(sp.diff(tail, w) / tail, w)) == 0)
+            return bool(sp.simplify(sp.diff(ratio.subs(self.law.symbols(self.ev.values)), w))
+                        == 0)
         except (TypeError, ValueError, NotImplementedError):  # pragma: no cover - SymPy gave up
             return False
 
