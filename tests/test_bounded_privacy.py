@@ -144,6 +144,63 @@ def test_the_line_agrees_with_the_old_profile_engine(case):
         assert after.as_dict()["delta"] == before.as_dict()["delta"]
 
 
+def _delta_counting_signs(case, monkeypatch, guess=None):
+    """δ(ε) of a LINE case and the number of sign-of-D evaluations its pairs' crossings
+    took (not the cells'); ``guess`` replaces the float64 guess of the crossing (None:
+    the engine's own)."""
+    bounding, _, name, d, c0, c1, scale, eps = case
+    calls, counting = [0], [False]
+    sign_of_D, crossing = bounded_privacy._Family.sign_of_D, bounded_privacy._Family.crossing
+
+    def counted_sign(self, *args):
+        sign = sign_of_D(self, *args)
+
+        def wrapped(t):
+            calls[0] += counting[0]
+            return sign(t)
+        return wrapped
+
+    def counted_crossing(self, a, b, lo, hi, width=F(0)):
+        counting[0] = width == 0
+        try:
+            return crossing(self, a, b, lo, hi, width)
+        finally:
+            counting[0] = False
+
+    monkeypatch.setattr(bounded_privacy._Family, "sign_of_D", counted_sign)
+    monkeypatch.setattr(bounded_privacy._Family, "crossing", counted_crossing)
+    if guess is not None:
+        monkeypatch.setattr(bounded_privacy._Family, "_float_crossing", guess)
+    law = registry.get(name)
+    got = BoundedMechanism(law, {law.scale: scale}, bounding, F(c0), F(c1), d).delta(eps)
+    monkeypatch.undo()
+    return got, calls[0]
+
+
+def test_the_float_guess_of_the_crossing_only_saves_steps(monkeypatch):
+    """The float64 guess of t* is a hint: without it, or with a wrong one (a tenth of the
+    support off), the certified bracket holds the same value; and over these cases the
+    guess saves at least half of the pairs' sign evaluations (measured: 8,323 against
+    20,402)."""
+    right = bounded_privacy._Family._float_crossing
+
+    def wrong(self, a, b, ratio, lo, hi):
+        return [t + (hi - lo) / 10 for t in right(self, a, b, ratio, lo, hi)]
+
+    n_fast = n_slow = 0
+    for case in (LINE[2], LINE[4], LINE[5]):
+        fast, n = _delta_counting_signs(case, monkeypatch)
+        n_fast += n
+        slow, n = _delta_counting_signs(case, monkeypatch, lambda self, *args: [])
+        n_slow += n
+        wrong_, _ = _delta_counting_signs(case, monkeypatch, wrong)
+        for other in (slow, wrong_):
+            assert fast.lower <= other.upper and other.lower <= fast.upper
+            if fast.kind.startswith("exact") and other.kind.startswith("exact"):
+                assert fast.as_dict()["delta"] == other.as_dict()["delta"]
+    assert n_fast <= n_slow / 2, (n_fast, n_slow)
+
+
 def quadrature_pair(law_name: str, scale: F, bounding: str, c0: F, c1: F, s: F, t: F, eps: F):
     """H_ε(s, t) by mpmath quadrature of max(0, p_s - e^ε p_t) on [c0, c1] (+ atoms)."""
     with mpmath.workdps(30):
@@ -204,6 +261,8 @@ def test_mutating_the_pair_bound_is_noticed(monkeypatch):
 
     monkeypatch.setattr(bounded_privacy._Family, "pair", lower_only)
     monkeypatch.setattr(bounded_privacy, "STEPS", 3)
+    # no float64 guess either: it would start the search from a fine bracket
+    monkeypatch.setattr(bounded_privacy._Family, "_float_crossing", lambda self, *args: [])
     law = registry.get(new)
     after = BoundedMechanism(law, {law.scale: scale}, bounding, F(c0), F(c1), d).delta(eps)
     assert after.upper < before.lower

@@ -41,6 +41,7 @@ the printed digits (:func:`dpcheck.numeric.profile.bracket_kind`).
 from __future__ import annotations
 
 import heapq
+import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -48,7 +49,9 @@ from functools import cached_property
 
 import flint
 import mpmath
+import numpy as np
 import sympy as sp
+from scipy.optimize import brentq
 
 from dpcheck.errors import InputError
 from dpcheck.inputs.numbers import short
@@ -56,6 +59,7 @@ from dpcheck.laws.arb_eval import hull
 from dpcheck.laws.noise import NoiseLaw, mirrored
 from dpcheck.laws.noise import u as u_symbol
 from dpcheck.laws.numeric import Evaluator, arb_of, precision, to_mpf
+from dpcheck.laws.numpy_eval import compile_numpy
 from dpcheck.numeric.profile import (
     DIGITS,
     Epsilon,
@@ -253,27 +257,78 @@ class _Family:
         return self.F(arb_of(t), arb_of(a)) - self.e * self.F(arb_of(t), arb_of(b))
 
     # -- step 1: one pair -------------------------------------------------------
-    def sign_of_D(self, a: flint.arb, b: flint.arb) -> Callable[[Fraction], flint.arb]:
+    def sign_of_D(self, a: flint.arb, b: flint.arb,
+                  ratio: flint.arb) -> Callable[[Fraction], flint.arb]:
         """t -> a positive multiple of D(t), for every pair in the balls (a, b):
-        k(t - a) - e^ε (Z(a)/Z(b)) k(t - b), the normaliser and Z(a) > 0 divided out
-        (clamped: Z = 1).  Its sign is D's; it costs two kernel calls, not six CDFs."""
-        ratio = self.e if self.bounding == "clamped" else self.e * self.Z(a) / self.Z(b)
+        k(t - a) - ratio k(t - b), ratio = e^ε Z(a)/Z(b), the normaliser and Z(a) > 0
+        divided out (clamped: Z = 1).  Its sign is D's; it costs two kernel calls, not
+        six CDFs."""
         k = self.kernel
         return lambda t: k(arb_of(t) - a) - ratio * k(arb_of(t) - b)
+
+    @cached_property
+    def _float_log_kernel(self) -> Callable[[float], float] | None:
+        """log k(z) in float64, compiled once (None where it does not compile): only
+        :meth:`_float_crossing`'s guess reads it, never a certified value."""
+        z = self.law.variable
+        try:
+            log_k = sp.expand_log(sp.log(self.law.kernel), force=True)
+            fn = compile_numpy(log_k, [z, *(p.symbol for p in self.law.params)])
+        except (InputError, TypeError, ValueError, NotImplementedError):
+            return None
+        args = [float(self.ev.values[p.name]) for p in self.law.params]
+        return lambda x: float(fn(x, *args))
+
+    def _float_crossing(self, a: flint.arb, b: flint.arb, ratio: flint.arb, lo: Fraction,
+                        hi: Fraction) -> list[Fraction]:
+        """Two points around the float64 root of log k(t - a) - log k(t - b) - log ratio
+        (the sign of D for the pair a < b), or none: the first points the crossing search
+        tests, so that it starts from a bracket about 2^-40 of the support wide instead of
+        the whole support.  The certified signs still decide every step.  (For the balls
+        of a cell the search keeps bisecting from the whole support: a bracket seeded
+        here ends elsewhere, and the cell bounds came out looser.)"""
+        log_k = self._float_log_kernel
+        if log_k is None or not ratio.is_finite() or not ratio > 0:
+            return []
+        am, bm, lr = float(a.mid()), float(b.mid()), float(ratio.log().mid())
+
+        def phi(t: float) -> float:
+            return log_k(t - am) - log_k(t - bm) - lr
+
+        x0, x1 = float(lo), float(hi)
+        try:
+            f0, f1 = phi(x0), phi(x1)
+            if not (math.isfinite(f0) and math.isfinite(f1) and f0 > 0 > f1):
+                return []
+            # to a quarter of the bracket's half-width below (2^-40 of the support)
+            xtol = max(abs(x0), abs(x1), x1 - x0) / 2**42
+            root = brentq(phi, x0, x1, xtol=xtol, rtol=4 * np.finfo(float).eps)
+        except (ValueError, RuntimeError, OverflowError, ZeroDivisionError):
+            return []
+        if self.lattice:
+            k = math.floor(root)
+            return [Fraction(k), Fraction(k + 1)]
+        t = Fraction(root)
+        w = max(abs(t), hi - lo) / 2**40
+        return [t - w, t + w]
 
     def crossing(self, a: flint.arb, b: flint.arb, lo: Fraction, hi: Fraction,
                  width: Fraction = Fraction(0)) -> tuple[Fraction, Fraction, Fraction | None]:
         """[lo, hi] containing t* = sup{t in (c0, top]: D(t) > 0} (c0 if none) for every
         pair in the balls (a, b), narrowed on the sign of D, each sign decided in arb.
-        The next point is the Illinois (modified regula falsi) guess from the balls'
-        midpoints, a bisection where that guess is unusable or has not halved the bracket
-        in two steps: only the certified signs decide, the guess only saves steps.  Where
-        the sign is undecided (a tie, or balls too wide), the two ends are narrowed
-        separately towards the undecided zone [p, q]; the first undecided point p is
-        returned too."""
+        Asked for the finest bracket (width 0: one pair), the first two points tested
+        come from a float64 guess of t* (:meth:`_float_crossing`).  Then the next point
+        is the Illinois (modified regula falsi) guess from the balls' midpoints, a
+        bisection where that guess is unusable or has not halved the bracket in two
+        steps: only the certified signs decide, the guesses only save steps.  Where the
+        sign is undecided (a tie, or balls too wide), the two ends are narrowed
+        separately towards the undecided zone [p, q] (for one pair, first tried right
+        beside it); the first undecided point p is returned too."""
         floor = max(width, Fraction(1) if self.lattice else Fraction(0))
         finest = (hi - lo) / 2**STEPS
-        sign = self.sign_of_D(a, b)
+        ratio = self.e if self.bounding == "clamped" else self.e * self.Z(a) / self.Z(b)
+        sign = self.sign_of_D(a, b, ratio)
+        guesses = self._float_crossing(a, b, ratio, lo, hi) if width == 0 else []
         p = q = None
         f_lo = f_hi = None  # the midpoints of sign() at lo and hi, once evaluated
         kept, stale, last_width = 0, 0, hi - lo
@@ -289,7 +344,11 @@ class _Family:
             if right - left <= floor:
                 break
             mid = None
-            if p is None and f_lo is not None and f_hi is not None and stale < 2:
+            while guesses and mid is None:
+                guess = guesses.pop(0)
+                mid = guess if lo < guess < hi else None
+            if mid is None and p is None and f_lo is not None and f_hi is not None \
+                    and stale < 2:
                 mid = self._illinois(lo, hi, f_lo, f_hi)
             if mid is None:
                 mid = Fraction((left + right) // 2) if self.lattice else (left + right) / 2
@@ -308,6 +367,12 @@ class _Family:
                 if kept <= -2 and f_lo is not None and f_hi is not None:
                     f_lo /= 2
             else:
+                if p is None and width == 0:
+                    # undecided at the finest pair: most often t* itself to within the
+                    # balls' precision, so the bracket's ends are tried right beside it
+                    # before the two sides are bisected towards it (about 90 steps)
+                    near = Fraction(1) if self.lattice else finest / 2
+                    guesses = [mid - near, mid + near]
                 p, q = (mid, mid) if p is None else (min(p, mid), max(q, mid))
             stale = 0 if hi - lo <= last_width / 2 else stale + 1
             if stale == 0:
@@ -322,7 +387,11 @@ class _Family:
         w = float(f_lo / (f_lo - f_hi))
         if not 0 < w < 1:
             return None
-        w_ = Fraction(round(w * 2**32), 2**32)  # dyadic: the bracket's denominators stay small
+        # dyadic with 32 significant bits of the distance to the nearer end: the bracket's
+        # denominators stay small, and a root next to one end is still reached (a fixed
+        # 2^-32 grid rounded such a w to 0, and the search fell back to bisection)
+        bits = 32 - math.frexp(min(w, 1 - w))[1]
+        w_ = Fraction(round(w * 2**bits), 2**bits)
         if not 0 < w_ < 1:
             return None
         if self.lattice:
