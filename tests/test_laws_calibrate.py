@@ -207,6 +207,28 @@ def test_the_audit_never_calibrates_a_missing_scale(capsys):
 
 
 # --------------------------------------------------------------------------- the cost rows
+def _closed_form_rows(old: str, bounding: str | None, c0, c1, scale: F) -> list[dict]:
+    """The rows from the mechanism algebra's SymPy closed forms at 20 digits (what
+    ``profile.cost`` printed before it moved onto :func:`dpcheck.laws.cost.rows`)."""
+    from dpcheck.numeric import mechanism_mp
+    from dpcheck.numeric.names import BASES
+
+    key = BASES[old]
+    if bounding is None:
+        v = mechanism_mp.evaluate(f"{old}.var", {"s": 0, key: scale}, 20)
+        return [{"at": "any s", "bias": "0", "mse": mpmath.nstr(v, 12)}]
+    mid = (F(c0) + F(c1)) / 2
+    if old == "geometric":
+        mid = F(mid.numerator // mid.denominator)
+    rows = []
+    for label, s in (("s = c0", F(c0)), ("s = midpoint", mid)):
+        values = {"s": s, "c0": F(c0), "c1": F(c1), key: scale}
+        b = mechanism_mp.evaluate(f"{bounding}-{old}.bias", values, 20)
+        m = mechanism_mp.evaluate(f"{bounding}-{old}.mse", values, 20)
+        rows.append({"at": label, "bias": mpmath.nstr(b, 12), "mse": mpmath.nstr(m, 12)})
+    return rows
+
+
 @pytest.mark.parametrize("name, old, bounding, sens, c0, c1, scale", [
     ("laplace", "laplace", "truncated", 1, 0, 2, F(7, 5)),
     ("laplace", "laplace", "clamped", 1, 0, 2, F(7, 5)),
@@ -214,23 +236,30 @@ def test_the_audit_never_calibrates_a_missing_scale(capsys):
     ("gaussian", "gaussian", "clamped", F(1, 2), 0, 1, F(1, 3)),
     ("discrete-laplace", "geometric", "truncated", 1, 0, 8, F(2)),
     ("discrete-laplace", "geometric", "clamped", 1, -2, 5, F(3)),  # midpoint floor: 1
+    ("laplace", "laplace", "folded", 1, -1, 2, F(3, 4)),
     ("laplace", "laplace", None, 1, None, None, F(5, 2)),
     ("gaussian", "gaussian", None, 1, None, None, F(5, 2)),
     ("discrete-laplace", "geometric", None, 1, None, None, F(3)),
 ])
-def test_the_cost_rows_are_the_old_engines(name, old, bounding, sens, c0, c1, scale):
-    """Bias and MSE from the law objects (certified balls) print as the old engine's rows
-    (its SymPy closed forms at 20 digits): an independent route for each value."""
-    from dpcheck.laws.cost import cost
+def test_the_cost_rows_are_the_closed_forms(name, old, bounding, sens, c0, c1, scale):
+    """Bias and MSE from the law objects (certified balls) print as the mechanism
+    algebra's SymPy closed forms at 20 digits: an independent route for each value; and
+    the named mechanisms' calibration (``profile.cost``) prints the same rows."""
+    from dpcheck.laws.cost import cost, rows
 
     law = registry.get(name)
+    want = _closed_form_rows(old, bounding, c0, c1, scale)
     if bounding is None:
-        mech = Additive(law, {law.scale: scale}, F(sens))
+        got = cost(Additive(law, {law.scale: scale}, F(sens)))
         nb = profile.neighbours(old, sens, None, None, scale)
-    else:
-        mech = BoundedMechanism(law, {law.scale: scale}, bounding, F(c0), F(c1), F(sens))
+    elif bounding == "folded":  # no privacy engine: the rows alone
+        got = rows(law, {law.scale: scale}, bounding, F(c0), F(c1))
         nb = profile.neighbours(f"{bounding}-{old}", sens, c0, c1, scale)
-    assert cost(mech) == profile.cost(nb)
+    else:
+        got = cost(BoundedMechanism(law, {law.scale: scale}, bounding, F(c0), F(c1), F(sens)))
+        nb = profile.neighbours(f"{bounding}-{old}", sens, c0, c1, scale)
+    assert got == want
+    assert profile.cost(nb) == want
 
 
 def test_an_asymmetric_law_has_its_bias_printed():

@@ -1,8 +1,8 @@
 """What a mechanism's noise costs in accuracy: its bias and MSE (Liu 2019, §3).
 
 Printed beside a calibrated scale (``dpcheck privacy MECH --epsilon E`` without
-``--scale``), as the old profile engine printed it for its ten mechanisms, now for any
-mechanism of the law objects:
+``--scale``), for any mechanism of the law objects and for the ten named mechanisms
+(:func:`dpcheck.numeric.profile.calibrate`, through :func:`rows`):
 
 * the additive mechanism s + Z: bias E Z and MSE E Z², the same at every input s;
 * a bounded one (truncated or clamped into [c0, c1]): at s = c0 (where bounding
@@ -29,6 +29,7 @@ from dpcheck.laws.numeric import Evaluator, precision, to_mpf
 if TYPE_CHECKING:
     from dpcheck.laws.additive import Additive
     from dpcheck.laws.bounded_privacy import BoundedMechanism
+    from dpcheck.laws.noise import NoiseLaw
 
 #: the digits printed, and the working precision of the balls behind them
 SHOWN, DPS = 12, 30
@@ -45,29 +46,38 @@ def cost(mech: Additive | BoundedMechanism) -> list[dict[str, str]]:
     for a bounded one."""
     from dpcheck.laws.bounded_privacy import BoundedMechanism
 
+    if isinstance(mech, BoundedMechanism):
+        return rows(mech.law, mech.values, mech.bounding, mech.c0, mech.c1)
+    return rows(mech.law, mech.values)
+
+
+def rows(law: NoiseLaw, values: dict[str, Fraction], bounding: str | None = None,
+         c0: Fraction | None = None, c1: Fraction | None = None) -> list[dict[str, str]]:
+    """The rows of :func:`cost` for ``law`` at ``values``, bounded into [c0, c1] by
+    ``bounding`` (truncated, clamped or folded: any bounding of
+    :class:`dpcheck.laws.bounded.Bounded`, with or without a privacy engine), or
+    additive (None)."""
     with precision(DPS):
-        if not isinstance(mech, BoundedMechanism):
-            ev = Evaluator(mech.law, mech.values)
+        if bounding is None:
+            ev = Evaluator(law, values)
             mean, second = ev.mean(), ev.moment(2)
             for ball in (mean, second):
                 if not ball.certified:
-                    raise InputError(f"{mech.law.name}: no certified moments ({ball.how})")
-            name = mech.law.name
-            bias = "0" if mech.law.symmetric else _shown(mean.ball, f"{name} bias")
-            return [{"at": "any s", "bias": bias,
-                     "mse": _shown(second.ball, f"{name} mse")}]
+                    raise InputError(f"{law.name}: no certified moments ({ball.how})")
+            bias = "0" if law.symmetric else _shown(mean.ball, f"{law.name} bias")
+            return [{"at": "any s", "bias": bias, "mse": _shown(second.ball, f"{law.name} mse")}]
         from dpcheck.laws.bounded import Bounded
 
-        c0, c1 = mech.c0, mech.c1
+        assert c0 is not None and c1 is not None
         mid = (c0 + c1) / 2
-        if mech.law.is_lattice:
+        if law.is_lattice:
             mid = Fraction(mid.numerator // mid.denominator)
-        rows = []
+        out = []
         for label, s in (("s = c0", c0), ("s = midpoint", mid)):
-            b = Bounded(mech.law, mech.values, mech.bounding, s, c0, c1)
-            name = f"{mech.bounding}-{mech.law.name} at {label}"
-            centre = mech.law.symmetric and s == (c0 + c1) / 2  # the bias is 0 by symmetry
+            b = Bounded(law, values, bounding, s, c0, c1)
+            name = f"{bounding}-{law.name} at {label}"
+            centre = law.symmetric and s == (c0 + c1) / 2  # the bias is 0 by symmetry
             bias = "0.0" if centre else _shown(b.quantity("bias"), f"{name}: bias")
-            rows.append({"at": label, "bias": bias,
-                         "mse": _shown(b.quantity("mse"), f"{name}: mse")})
-        return rows
+            mse = _shown(b.quantity("mse"), f"{name}: mse")
+            out.append({"at": label, "bias": bias, "mse": mse})
+        return out

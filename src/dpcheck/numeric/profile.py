@@ -1303,26 +1303,18 @@ def calibrate(nb: Neighbours, eps: Fraction, delta: Fraction = Fraction(0)) -> C
     return Calibration(eps, delta, scale, minimal, kind, at, cost(here))
 
 
-def cost(nb: Neighbours, dps: int = 20) -> list[dict[str, str]]:
-    """Bias and MSE at s = c0 and at the midpoint (bounded), or the variance (unbounded)."""
-    from dpcheck.numeric import mechanism_mp
-    from dpcheck.numeric.names import BASES
+def cost(nb: Neighbours) -> list[dict[str, str]]:
+    """Bias and MSE at s = c0 and at the midpoint (bounded), or the variance (unbounded):
+    :func:`dpcheck.laws.cost.rows` of the base's law object."""
+    from dpcheck.laws import registry
+    from dpcheck.laws.cost import rows
 
-    key = BASES[nb.base]
+    law = registry.get({"geometric": "discrete-laplace"}.get(nb.base, nb.base))
+    values = {law.scale: nb.scale}
     if not nb.bounded:
-        v = mechanism_mp.evaluate(f"{nb.mechanism}.var", {"s": 0, key: nb.scale}, dps)
-        return [{"at": "any s", "bias": "0", "mse": mpmath.nstr(v, 12)}]
+        return rows(law, values)
     assert nb.lower is not None and nb.upper is not None
-    rows = []
-    mid = (nb.lower + nb.upper) / 2
-    if nb.base == "geometric":
-        mid = Fraction(math.floor(mid))
-    for label, s in (("s = c0", nb.lower), ("s = midpoint", mid)):
-        values = {"s": s, "c0": nb.lower, "c1": nb.upper, key: nb.scale}
-        b = mechanism_mp.evaluate(f"{nb.mechanism}.bias", values, dps)
-        m = mechanism_mp.evaluate(f"{nb.mechanism}.mse", values, dps)
-        rows.append({"at": label, "bias": mpmath.nstr(b, 12), "mse": mpmath.nstr(m, 12)})
-    return rows
+    return rows(law, values, nb.bounding, nb.lower, nb.upper)
 
 
 def _exact_leq(text: object, bound: Fraction) -> bool:
