@@ -1,6 +1,6 @@
 """The law objects' generic route against the closed-form route, in one run (issue 35).
 
-Five tables, each timing two things in the same run and printing their ratio:
+Seven tables, each timing two things in the same run and printing their ratio:
 
 1. moments of the bounded Laplace and Gaussian at 30 digits: the mechanism algebra's
    closed forms (:mod:`dpcheck.numeric.mechanism_mp`, mpmath) against the generic
@@ -22,7 +22,10 @@ Five tables, each timing two things in the same run and printing their ratio:
 6. the calibrated scale (the smallest scale giving (ε, δ)-DP): the closed-form engine's
    float64-guided bisection (:func:`dpcheck.numeric.profile.calibrate`) against the
    generic bisection on certified decisions (:mod:`dpcheck.laws.calibrate`), with both
-   printed scales.
+   printed scales;
+7. the generic edge search's crossing of t* (the bracket of sup{D > 0} of each pair)
+   started from a float64 guess against the same search without it (bisection and
+   Illinois steps from the whole support), with both printed values.
 
 The generic route derives each law's closed forms with SymPy once (cached on the law
 object): the first row of a law includes that one-time cost.
@@ -202,6 +205,35 @@ def calibrations() -> None:
               f"  {before.as_dict()['calibrated scale']} | {after.as_dict()['calibrated scale']}")
 
 
+def crossing_guess(repeat: int) -> None:
+    from dpcheck.laws import bounded_privacy
+
+    print(f"\n7. the crossing search: float64 guess or none ({repeat} runs each)")
+    print(f"{'mechanism':<40}{'no guess s':>15}{'guess s':>12}{'guess/none':>16}"
+          "  printed delta: no guess | guess")
+    rows = (("truncated", "laplace", F(3, 2), -1, 2, F(1, 2), F(1)),
+            ("truncated", "gaussian", F(1), 0, 2, F(1), F(1, 2)),
+            ("clamped", "gaussian", F(1, 2), -1, 3, F(2), F(1, 5)))
+    family = bounded_privacy._Family
+    for bounding, name, d, c0, c1, scale, eps in rows:
+        law = registry.get(name)
+        mech = partial(BoundedMechanism, law, {law.scale: scale}, bounding, F(c0), F(c1), F(d))
+        guess = family._float_crossing
+        family._float_crossing = lambda self, *args: []  # type: ignore[method-assign]
+        try:
+            dt_old, before = _seconds(partial(_fresh_delta, mech, eps), repeat)
+        finally:
+            family._float_crossing = guess  # type: ignore[method-assign]
+        dt_new, after = _seconds(partial(_fresh_delta, mech, eps), repeat)
+        label = f"{bounding}-{name} d={d} [{c0},{c1}] eps={eps}"
+        print(f"{label:<40}{dt_old:>15.3f}{dt_new:>12.3f}{dt_new / dt_old:>16.3g}"
+              f"  {before.as_dict()['delta']} | {after.as_dict()['delta']}")
+
+
+def _fresh_delta(mech, eps):  # type: ignore[no-untyped-def]
+    return mech().delta(eps)  # a new mechanism: no pair cached from the other run
+
+
 def _additive_at(law, scale):  # type: ignore[no-untyped-def]
     return Additive(law, {law.scale: scale}, F(1))
 
@@ -221,6 +253,7 @@ def main() -> None:
     theta_forms(args.repeat)
     bounded_profiles(args.repeat)
     calibrations()
+    crossing_guess(args.repeat)
 
 
 if __name__ == "__main__":

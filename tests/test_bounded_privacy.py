@@ -16,6 +16,7 @@ Three independent routes:
 from __future__ import annotations
 
 import json
+import math
 from fractions import Fraction as F
 
 import mpmath
@@ -308,6 +309,27 @@ def test_simplest_rational_in_an_interval():
     for lo, hi in ((F(1, 7), F(1, 6)), (F(22, 7), F(355, 113)), (F(-3, 2), F(-4, 3))):
         got = _simplest(min(lo, hi), max(lo, hi))
         assert min(lo, hi) <= got <= max(lo, hi)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.fractions(min_value=-10**6, max_value=10**6), st.integers(0, 200),
+       st.integers(0, 2**64))
+def test_simplest_rational_against_its_recursive_definition(lo, bits, num):
+    """The loop over integers gives the recursion's value (brute force: no smaller
+    denominator in [lo, hi] either, for small denominators), widths down to 2^-200."""
+    def recursive(a: F, b: F) -> F:
+        if a.denominator == 1 or a == b:
+            return a
+        whole = a.numerator // a.denominator
+        if whole + 1 <= b:
+            return F(whole + 1)
+        return whole + 1 / recursive(1 / (b - whole), 1 / (a - whole))
+
+    hi = lo + F(num, 2**64) / 2**bits
+    got = _simplest(lo, hi)
+    assert got == recursive(lo, hi) and lo <= got <= hi
+    for q in range(1, min(got.denominator, 200)):
+        assert math.ceil(lo * q) > hi * q  # no k/q in [lo, hi]
 
 
 @pytest.mark.parametrize(

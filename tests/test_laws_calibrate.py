@@ -237,6 +237,9 @@ def _closed_form_rows(old: str, bounding: str | None, c0, c1, scale: F) -> list[
     ("discrete-laplace", "geometric", "truncated", 1, 0, 8, F(2)),
     ("discrete-laplace", "geometric", "clamped", 1, -2, 5, F(3)),  # midpoint floor: 1
     ("laplace", "laplace", "folded", 1, -1, 2, F(3, 4)),
+    # a calibration's extreme (ε = δ = 1e-300: σ = 2.9e149), 300 digits cancelled
+    ("gaussian", "gaussian", "truncated", 1, 0, 1, F(2928932188135, 10**12) * 10**149),
+    ("laplace", "laplace", "clamped", 1, 0, 1, F(10**200)),
     ("laplace", "laplace", None, 1, None, None, F(5, 2)),
     ("gaussian", "gaussian", None, 1, None, None, F(5, 2)),
     ("discrete-laplace", "geometric", None, 1, None, None, F(3)),

@@ -31,8 +31,9 @@ if TYPE_CHECKING:
     from dpcheck.laws.bounded_privacy import BoundedMechanism
     from dpcheck.laws.noise import NoiseLaw
 
-#: the digits printed, and the working precision of the balls behind them
-SHOWN, DPS = 12, 30
+#: the digits printed, and the working precision of the balls behind them (at first, and
+#: at most: doubled while a ball is too wide for the digits)
+SHOWN, DPS, MAX_DPS = 12, 30, 960
 
 
 def _shown(ball: flint.arb, what: str) -> str:
@@ -66,18 +67,34 @@ def rows(law: NoiseLaw, values: dict[str, Fraction], bounding: str | None = None
                     raise InputError(f"{law.name}: no certified moments ({ball.how})")
             bias = "0" if law.symmetric else _shown(mean.ball, f"{law.name} bias")
             return [{"at": "any s", "bias": bias, "mse": _shown(second.ball, f"{law.name} mse")}]
-        from dpcheck.laws.bounded import Bounded
-
         assert c0 is not None and c1 is not None
         mid = (c0 + c1) / 2
         if law.is_lattice:
             mid = Fraction(mid.numerator // mid.denominator)
         out = []
         for label, s in (("s = c0", c0), ("s = midpoint", mid)):
-            b = Bounded(law, values, bounding, s, c0, c1)
             name = f"{bounding}-{law.name} at {label}"
             centre = law.symmetric and s == (c0 + c1) / 2  # the bias is 0 by symmetry
-            bias = "0.0" if centre else _shown(b.quantity("bias"), f"{name}: bias")
-            mse = _shown(b.quantity("mse"), f"{name}: mse")
+            at = (law, values, bounding, s, c0, c1)
+            bias = "0.0" if centre else _bounded_shown(at, "bias", f"{name}: bias")
+            mse = _bounded_shown(at, "mse", f"{name}: mse")
             out.append({"at": label, "bias": bias, "mse": mse})
         return out
+
+
+def _bounded_shown(at: tuple, quantity: str, what: str) -> str:
+    """A bounded law's ``quantity`` to :data:`SHOWN` digits, the working precision
+    doubled from :data:`DPS` up to :data:`MAX_DPS` while the ball is too wide (a scale
+    of 1e149 on [0, 1] cancels about 300 digits: the calibration's extremes)."""
+    from dpcheck.laws.bounded import Bounded
+
+    dps = DPS
+    while True:
+        with precision(dps):
+            ball = Bounded(*at).quantity(quantity)
+            try:
+                return _shown(ball, what)
+            except InputError:
+                if dps >= MAX_DPS:
+                    raise
+        dps *= 2
