@@ -190,7 +190,7 @@ def _additive(args: argparse.Namespace, calibrating: bool = False,
             f"{args.mechanism}: the black-box audit of a bounded noise law is not available"
             f" yet (its privacy is: `dpcheck privacy {args.mechanism} --lower .. --upper ..`)"
         )
-    law = user_law(args) or registry.get(_base_name(args.mechanism))
+    law = user_law(args) or registry.get(registry.of_base(args.mechanism))
     if getattr(args, "radius", None) is not None:
         from dpcheck.laws.transforms import truncate_noise
 
@@ -377,11 +377,6 @@ def _calibrated(args: argparse.Namespace, name: str, at_scale) -> dict[str, obje
             result = calibrate(at_scale, eps, delta, name, step)
     result.cost = cost(at_scale(result.scale))  # bias and MSE at the printed scale
     return result.as_dict()
-
-
-def _base_name(mechanism: str) -> str:
-    """The mechanism algebra's base names map to the law objects (truncate_noise needs them)."""
-    return {"geometric": "discrete-laplace"}.get(mechanism, mechanism)
 
 
 def _exact_text(value: sp.Expr) -> str:

@@ -49,6 +49,16 @@ class _Shipped(Mapping[str, NoiseLaw]):
 LAWS: Mapping[str, NoiseLaw] = _Shipped()
 
 
+#: the mechanism algebra's base names that name a shipped law differently (its
+#: "geometric" is the two-sided geometric, the discrete Laplace); gone with that algebra
+ALGEBRA_BASES = {"geometric": "discrete-laplace"}
+
+
+def of_base(base: str) -> str:
+    """The shipped law's name for a base name of the mechanism algebra."""
+    return ALGEBRA_BASES.get(base, base)
+
+
 def get(name: str | NoiseLaw) -> NoiseLaw:
     """A shipped law by name (or the law itself); one-line InputError otherwise."""
     if isinstance(name, NoiseLaw):

@@ -1309,7 +1309,7 @@ def cost(nb: Neighbours) -> list[dict[str, str]]:
     from dpcheck.laws import registry
     from dpcheck.laws.cost import rows
 
-    law = registry.get({"geometric": "discrete-laplace"}.get(nb.base, nb.base))
+    law = registry.get(registry.of_base(nb.base))
     values = {law.scale: nb.scale}
     if not nb.bounded:
         return rows(law, values)
