@@ -49,7 +49,6 @@ from functools import cached_property
 
 import flint
 import mpmath
-import numpy as np
 import sympy as sp
 from scipy.optimize import brentq
 
@@ -232,20 +231,22 @@ class _Family:
         """The law's density (pmf) at x."""
         return self.kernel(x) / self.norm
 
-    def below(self, u: flint.arb) -> flint.arb:
-        """P(u + Z < c0), kept per ball u (the same pairs' u recur in every step)."""
-        key = ("below", u.mid().man_exp(), u.rad().man_exp())
+    def _kept(self, what: str, u: flint.arb, compute: Callable[[], flint.arb]) -> flint.arb:
+        """``compute()`` once per quantity and ball u (the same pairs' u recur in every
+        step of the search)."""
+        key = (what, u.mid().man_exp(), u.rad().man_exp())
         if key not in self._by_location:
-            c = arb_of(self.c0 - 1) if self.lattice else arb_of(self.c0)
-            self._by_location[key] = self.G(c - u)
+            self._by_location[key] = compute()
         return self._by_location[key]
 
+    def below(self, u: flint.arb) -> flint.arb:
+        """P(u + Z < c0)."""
+        edge = self.c0 - 1 if self.lattice else self.c0
+        return self._kept("below", u, lambda: self.G(arb_of(edge) - u))
+
     def Z(self, u: flint.arb) -> flint.arb:
-        """P(c0 <= u + Z <= c1), the truncation's normaliser, kept per ball u."""
-        key = ("Z", u.mid().man_exp(), u.rad().man_exp())
-        if key not in self._by_location:
-            self._by_location[key] = self.G(arb_of(self.c1) - u) - self.below(u)
-        return self._by_location[key]
+        """P(c0 <= u + Z <= c1), the truncation's normaliser."""
+        return self._kept("Z", u, lambda: self.G(arb_of(self.c1) - u) - self.below(u))
 
     def F(self, t: flint.arb, u: flint.arb) -> flint.arb:
         f = self.G(t - u)
@@ -319,7 +320,7 @@ class _Family:
                 return []
             # to a quarter of the bracket's half-width below (2^-40 of the support)
             xtol = max(abs(x0), abs(x1), x1 - x0) / 2**42
-            root = brentq(phi, x0, x1, xtol=xtol, rtol=4 * np.finfo(float).eps)
+            root = brentq(phi, x0, x1, xtol=xtol)
         except (ValueError, RuntimeError, OverflowError, ZeroDivisionError):
             return []
         if self.lattice:
