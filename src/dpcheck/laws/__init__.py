@@ -3,8 +3,9 @@
 A noise law is defined by its density or pmf (:class:`~dpcheck.laws.noise.NoiseLaw`);
 everything else is derived: certified quantities (:mod:`~dpcheck.laws.numeric`), the
 privacy of the additive mechanism x + Z (:mod:`~dpcheck.laws.additive`), float64
-functions and samplers (:mod:`~dpcheck.laws.float64`).  Shipped laws, one module each:
-:mod:`~dpcheck.laws.laplace`, :mod:`~dpcheck.laws.gaussian`,
+functions and samplers (:mod:`~dpcheck.laws.float64`), and the vectorised draws of a
+law under a bounding (:mod:`~dpcheck.laws.draws`, from the law's own methods).
+Shipped laws, one module each: :mod:`~dpcheck.laws.laplace`, :mod:`~dpcheck.laws.gaussian`,
 :mod:`~dpcheck.laws.discrete_laplace`, :mod:`~dpcheck.laws.discrete_gaussian`,
 :mod:`~dpcheck.laws.staircase`, :mod:`~dpcheck.laws.uniform`; k-ary randomized
 response (:mod:`~dpcheck.laws.krr`); :func:`~dpcheck.laws.transforms.truncate_noise`.

@@ -7,7 +7,9 @@ moments and a sampler (issue 35), for ``dpcheck.testing`` and the samplers.
   pmf are taken at the distinct draws only, each from the certified ball of
   :mod:`dpcheck.laws.numeric` rounded to float64.
 * Moments are the certified balls rounded to float64.
-* :func:`sampler` draws by inversion: a lattice law from its pmf on [-N, N]
+* :func:`sampler` draws with the law's own vectorised draws where it has them
+  (``_noise_draws``, :mod:`dpcheck.laws.draws`: exact for the Laplace, Gaussian and
+  discrete Laplace), else by inversion: a lattice law from its pmf on [-N, N]
   with the mass outside below 2^-64 (the probability of a draw the table cannot
   produce), a real law by scipy's polynomial inversion of its CDF
   (``NumericalInversePolynomial``, u-resolution 1e-12).
@@ -178,6 +180,14 @@ class LawAt:
 
 def sampler(law: NoiseLaw, values: dict[str, Fraction]):  # type: ignore[no-untyped-def]
     """A function (rng, n) -> n draws of Z (float64; integers on the lattice)."""
+    own = getattr(law, "_noise_draws", None)
+    if own is not None:
+        theta = law._draw_theta(values)  # type: ignore[attr-defined]
+
+        def draw_own(rng: np.random.Generator, size: int) -> np.ndarray:
+            return np.asarray(own(rng, size, theta), dtype=np.float64)
+
+        return draw_own
     ev = Evaluator(law, values)
     if law.is_lattice:
         with precision(30):

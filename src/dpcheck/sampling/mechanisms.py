@@ -11,58 +11,13 @@ numpy's convention (:func:`dpcheck.numeric.arrays.output_shape`).  No method
 has a rejection loop: each draw costs a fixed number of uniforms or
 exponentials, whatever the parameters.
 
-Laplace base (Liu 2019, eq (2)):
-
-* ``laplace``: s + λ(E1 - E2), E1, E2 iid Exp(1) (:mod:`dpcheck.sampling.samplers`).
-* ``truncated-laplace`` (Definition 2(a)), ``clamped-laplace`` (2(b)): the
-  cancellation-free inversion and the clamp of :mod:`dpcheck.sampling.samplers`
-  (the same code; it accepts an infinite bound as it stands).
-* ``folded-laplace`` (diffprivlib's LaplaceFolded; :mod:`dpcheck.symbolic.folding`):
-  fold(X), X ~ Lap(s, λ), where fold is even about c0 and 2R-periodic
-  (R = c1 - c0).  By the memorylessness of the exponential, given that X
-  leaves [c0, c1] through c1 its overshoot X - c1 is λE' with E' ~ Exp(1), and
-  fold(X) = c1 - tri(λE' mod 2R), tri(t) = min(t, 2R - t) (likewise through
-  c0).  E' mod p, p = 2R/λ, has the exponential law truncated to [0, p)
-  (independent of the number of whole periods), so it is drawn directly by
-  inversion, -log1p(-V·(-expm1(-p))).  Nothing loops and nothing cancels: at
-  λ/R = 1e300 the overshoot modulo 2R is still exactly distributed, whereas
-  ``fmod`` of a float64 Laplace draw there only sees the draw's last bits.
-
-Gaussian base (density φ((x - s)/σ)/σ):
-
-* ``gaussian``: s + σ·N(0, 1) (numpy's ziggurat).
-* ``truncated-gaussian``: inversion of one uniform split at s, as for the
-  Laplace.  With a = (s - c0)/σ, b = (c1 - s)/σ (both >= 0, since c0 <= s <= c1)
-  the standard-normal masses of the two sides are m0 = erf(a/√2)/2 and
-  m1 = erf(b/√2)/2, each accurate to a few ulps for any a, b (erf has no
-  cancellation near 0, where σ ≫ R, and saturates at 1/2 in the tails);
-  W = U(m0 + m1) picks the side and the mass w from s to the draw, and the
-  draw lies √2·erfinv(2w)·σ from s.  So the law is right when σ/R is 1e-300
-  (a narrow normal, nearly all of it inside) as when it is 1e300 (nearly
-  uniform), and when a bound lies 30σ or more from s (the interval always
-  contains s, so it can never lie wholly in a tail; the tail beyond which
-  the remaining mass is below 2^-53 of the total is not reached, as with
-  any inversion of one float64 uniform).  When R/σ < ~1e-290 (the masses
-  would be subnormal) the law is the uniform on [c0, c1] to within 1e-580
-  and is drawn so.
-* ``clamped-gaussian``: clip(s + σN, c0, c1).
-
-Geometric base (two-sided geometric on s + Z, P(Z = m) = (1-α)/(1+α) α^|m|,
-α = e^{-1/b} = e^{-r}):
-
-* ``geometric``: Z = ⌊E1/r⌋ - ⌊E2/r⌋ with E1, E2 iid Exp(1): ⌊E/r⌋ is exactly
-  geometric on {0, 1, ...} with P(⌊E/r⌋ >= k) = e^{-kr} = α^k, and the
-  difference of two iid such variables is the two-sided geometric.  (numpy's
-  ``Generator.geometric`` is the same law but returns int64 and saturates at
-  2^63 - 1 for success probabilities below about 1e-18, i.e. b above 1e18.)
-* ``truncated-geometric``: exact inversion on the integers of [c0, c1], split
-  at s like the Laplace: with u = s - c0 and v = c1 - s (integers, possibly
-  infinite) the unnormalised masses are 1 at s and
-  M(d) = α(-expm1(-d r))/(-expm1(-r)) = Σ_{m=1}^{d} α^m on each side, all
-  sums of non-negative terms; a uniform picks s, the lower or the upper side,
-  and the distance on that side is 1 + ⌊T/r⌋ with T ~ Exp(1) truncated to
-  [0, d r) (drawn by inversion), which is P(distance = m) ∝ α^m on 1..d.
-* ``clamped-geometric``: clip(s + Z, c0, c1).
+The draws are the law objects' own (:func:`dpcheck.laws.draws.block`: the bounding is
+the transformation, the law gives its noise and its truncated or folded inversion):
+:mod:`dpcheck.laws.laplace` (Liu 2019, eq (2); Definition 2(a) by exact inversion, the
+fold through the exponential's memorylessness), :mod:`dpcheck.laws.gaussian` (inversion
+split at s with erf/erfinv) and :mod:`dpcheck.laws.discrete_laplace` (the base
+``geometric``: a difference of two floors of exponentials; exact inversion on the
+integers).  Each clamped mechanism is clip(s + Z, c0, c1).
 
 Parameters are validated elementwise: NaN, infinite s or scale, a scale <= 0,
 α outside (0, 1), c0 >= c1, s outside [c0, c1], both bounds infinite, an
@@ -76,30 +31,21 @@ than the ``sample size`` ceiling of :mod:`dpcheck.inputs.limits`: each a one-lin
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from fractions import Fraction
 
 import numpy as np
 from numpy.typing import ArrayLike
-from scipy import special
 
 from dpcheck.errors import InputError
 from dpcheck.inputs.numbers import parse_number, shown
+from dpcheck.laws import draws, registry
 from dpcheck.numeric.arrays import Floats
 from dpcheck.numeric.mechanism_params import INFINITE, scale_words
 from dpcheck.numeric.mechanism_params import allowed as allowed_keys
 from dpcheck.numeric.names import BASES, canonical_mechanism, parts
 from dpcheck.sampling import samplers
 from dpcheck.sampling.samplers import Size, generator
-
-_SQRT2 = math.sqrt(2.0)
-#: the largest float64 below 1 (keeps erfinv's argument off its pole)
-_BELOW_ONE = float(np.nextafter(1.0, 0.0))
-#: caps (in units of the scale) below which the truncated exponential is drawn as uniform
-_TINY = 1e-290
-
-Draw = Callable[..., Floats]
-
 
 # ---------------------------------------------------------------------------
 # parameters
@@ -333,210 +279,6 @@ def _check_reach(base: str, bounding: str, s, c0, c1, theta, shape) -> None:  # 
         )
 
 
-# ---------------------------------------------------------------------------
-# the draws of one block (k draws; parameters 0-d or of length k)
-# ---------------------------------------------------------------------------
-
-
-def _clip(y: Floats, c0: Floats, c1: Floats) -> Floats:
-    np.maximum(y, c0, out=y)
-    np.minimum(y, c1, out=y)
-    return y
-
-
-def _laplace(gen: np.random.Generator, k: int, s, c0, c1, lam) -> Floats:
-    y = samplers._laplace_noise(gen, k)
-    y *= lam
-    y += s
-    return y
-
-
-def _truncated_laplace(gen: np.random.Generator, k: int, s, c0, c1, lam) -> Floats:
-    return _clip(samplers._inverse_draws(gen, k, s, c0, c1, lam), c0, c1)
-
-
-def _clamped_laplace(gen: np.random.Generator, k: int, s, c0, c1, lam) -> Floats:
-    return _clip(samplers._laplace_draws(gen, k, s, c0, c1, lam), c0, c1)
-
-
-def _truncated_exponential(v: Floats, cap: Floats, scaled: bool = False) -> Floats:
-    """Inversion of Exp(1) conditioned on [0, cap): -log1p(-V·(-expm1(-cap))), V ~ U[0, 1).
-
-    With ``scaled`` the second argument is already the mass -expm1(-cap).
-    """
-    t = cap if scaled else -np.expm1(-cap)
-    t = t * v
-    np.negative(t, out=t)
-    np.log1p(t, out=t)
-    np.negative(t, out=t)
-    return t
-
-
-def _pick(index: np.ndarray, options: list) -> Floats:
-    """options[index] elementwise: a table lookup when every option is a scalar, else a
-    gather from the stacked options (cheaper than ``np.choose``)."""
-    if all(np.ndim(o) == 0 for o in options):
-        return np.array([float(o) for o in options]).take(index)
-    k = index.size
-    stacked = np.stack([np.broadcast_to(o, (k,)) for o in options])
-    return stacked.reshape(-1)[index * k + np.arange(k)]
-
-
-def _folded_laplace(gen: np.random.Generator, k: int, s, c0, c1, lam) -> Floats:
-    """One block of fold(Lap(s, λ)) (see the module docstring).
-
-    A first uniform picks the case -- inside below s, inside above s, overshoot
-    through c0, overshoot through c1, with probabilities (1 - e^{-u})/2,
-    (1 - e^{-v})/2, e^{-u}/2, e^{-v}/2 (u = (s - c0)/λ, v = (c1 - s)/λ) -- and a
-    second one the distance d, by inversion of the exponential truncated to
-    [0, u), [0, v) or, for an overshoot, [0, 2R/λ).  The draw is s - d, s + d,
-    c0 + tri(d) or c1 - tri(d), tri(d) = min(d, 2R - d) (= d inside, where d <= R).
-    """
-    width = c1 - c0
-    u = (s - c0) / lam
-    v = (c1 - s) / lam
-    period = 2.0 * width / lam  # the fold's period 2R in units of λ
-    pick = gen.random(k)
-    above = pick >= 0.5
-    pick *= 2.0
-    pick -= above  # uniform on [0, 1) again, given the side
-    case = above.astype(np.intp)
-    case += 2 * (pick < _pick(case, [np.exp(-u), np.exp(-v)]))  # P(overshoot | side)
-    full = -np.expm1(-period)
-    position = gen.random(k)
-    dist = _truncated_exponential(
-        position, _pick(case, [-np.expm1(-u), -np.expm1(-v), full, full]), scaled=True
-    )
-    dist *= lam
-    if np.any(period < _TINY) or np.any((u > 0) & (u < _TINY)) or np.any((v > 0) & (v < _TINY)):
-        # a positive cap that underflows: the truncated exponential is uniform on [0, cap)
-        cap = _pick(case, [u, v, period, period])
-        length = _pick(case, [s - c0, c1 - s, 2.0 * width, 2.0 * width])  # cap·λ
-        dist = np.where(cap < _TINY, position * length, dist)
-    # an overshoot t in [0, 2R) beyond a bound folds to tri(t) = min(t, 2R - t) inside it
-    np.minimum(dist, 2.0 * width - dist, out=dist)
-    np.maximum(dist, 0.0, out=dist)
-    dist *= _pick(case, [-1.0, 1.0, 1.0, -1.0])
-    dist += _pick(case, [s, s, c0, c1])
-    return _clip(dist, c0, c1)
-
-
-def _gaussian(gen: np.random.Generator, k: int, s, c0, c1, sigma) -> Floats:
-    y = gen.standard_normal(k)
-    y *= sigma
-    y += s
-    return y
-
-
-def _clamped_gaussian(gen: np.random.Generator, k: int, s, c0, c1, sigma) -> Floats:
-    return _clip(_gaussian(gen, k, s, c0, c1, sigma), c0, c1)
-
-
-def _truncated_gaussian(gen: np.random.Generator, k: int, s, c0, c1, sigma) -> Floats:
-    """One block of the truncated Gaussian by inversion split at s (module docstring)."""
-    m0 = 0.5 * special.erf((s - c0) / sigma / _SQRT2)
-    m1 = 0.5 * special.erf((c1 - s) / sigma / _SQRT2)
-    total = m0 + m1
-    u = gen.random(k)
-    w = u * total
-    above = w >= m0
-    w -= m0 * above
-    w *= 2.0
-    np.minimum(w, _BELOW_ONE, out=w)
-    z = special.erfinv(w)
-    z *= _SQRT2 * sigma
-    z *= 2.0 * above - 1.0
-    z += s
-    flat = np.asarray(total < _TINY)
-    if flat.any():  # R/σ < ~1e-290: uniform on [c0, c1] to within 1e-580
-        with np.errstate(invalid="ignore"):
-            z = np.where(flat, c0 + u * (c1 - c0), z)
-    return _clip(z, c0, c1)
-
-
-def _geometric_noise(gen: np.random.Generator, k: int, rate) -> Floats:
-    """⌊E1/r⌋ - ⌊E2/r⌋ (module docstring).  At a scale near float64's limit both floors
-    may overflow to inf (E > 1.8e308·r, probability about e^-18 each at b = 1e307); the
-    difference is then ±inf by the sign of E1 - E2 (|Z| below float64's range has
-    probability far below 2^-53 there), never inf - inf = NaN; only the clamp of a bounded
-    law sees it, and clips it to the bound on that side."""
-    e1, e2 = gen.standard_exponential(k), gen.standard_exponential(k)
-    z = np.floor(e1 / rate)
-    with np.errstate(invalid="ignore"):  # inf - inf, replaced below
-        z -= np.floor(e2 / rate)
-    both = np.isnan(z)
-    if both.any():
-        z[both] = np.sign(e1[both] - e2[both]) * np.inf
-        z[both & (e1 == e2)] = 0.0
-    return z
-
-
-def _geometric(gen: np.random.Generator, k: int, s, c0, c1, rate) -> Floats:
-    z = _geometric_noise(gen, k, rate)
-    z += s
-    return z
-
-
-def _clamped_geometric(gen: np.random.Generator, k: int, s, c0, c1, rate) -> Floats:
-    return _clip(_geometric(gen, k, s, c0, c1, rate), c0, c1)
-
-
-def _truncated_geometric(gen: np.random.Generator, k: int, s, c0, c1, rate) -> Floats:
-    """One block of the truncated geometric by exact inversion on the integers.
-
-    Unnormalised masses: 1 at s and M(d) = Σ_{m=1}^{d} α^m = α(-expm1(-d r))/(-expm1(-r))
-    on a side at integer distance d (inf for an open side), sums of non-negative
-    terms.  W = U(1 + M(u) + M(v)) picks s, then the lower side, then the upper
-    one; on the chosen side (W - offset)/M(d) is uniform on [0, 1) and the
-    distance is 1 + ⌊T/r⌋ with T = -log1p(-(W - offset)/M(d)·(-expm1(-d r))),
-    the exponential truncated to [0, d r).
-    """
-    u_dist = s - c0  # integers (or inf)
-    v_dist = c1 - s
-    alpha_over = np.exp(-rate) / -np.expm1(-rate)  # α/(1 - α)
-    q0 = -np.expm1(-u_dist * rate)
-    q1 = -np.expm1(-v_dist * rate)
-    m0 = alpha_over * q0
-    m1 = alpha_over * q1
-    w = gen.random(k)
-    w *= 1.0 + m0 + m1
-    case = (w >= 1.0).astype(np.intp)  # 0: at s, 1: below, 2: above
-    case += w >= 1.0 + m0
-    w -= _pick(case, [0.0, 1.0, 1.0 + m0])
-    with np.errstate(invalid="ignore", divide="ignore"):
-        w /= _pick(case, [1.0, m0, m1])  # uniform on [0, 1) on the chosen side
-    np.clip(w, 0.0, _BELOW_ONE, out=w)
-    np.nan_to_num(w, copy=False, nan=0.0)
-    steps = _truncated_exponential(w, _pick(case, [0.0, q0, q1]), scaled=True)
-    steps /= rate
-    d = _pick(case, [0.0, u_dist, v_dist])
-    if np.any(rate < _TINY):
-        # caps d·r that underflow (d >= 1 on a side that can be chosen): the distance
-        # is uniform on 1..d
-        with np.errstate(invalid="ignore"):
-            steps = np.where(d * rate < _TINY, w * d, steps)
-    np.floor(steps, out=steps)
-    steps += 1.0
-    np.minimum(steps, d, out=steps)
-    steps *= _pick(case, [0.0, -1.0, 1.0])
-    steps += s
-    return _clip(steps, c0, c1)
-
-
-DRAWS: dict[str, Draw] = {
-    "laplace": _laplace,
-    "truncated-laplace": _truncated_laplace,
-    "clamped-laplace": _clamped_laplace,
-    "folded-laplace": _folded_laplace,
-    "gaussian": _gaussian,
-    "truncated-gaussian": _truncated_gaussian,
-    "clamped-gaussian": _clamped_gaussian,
-    "geometric": _geometric,
-    "truncated-geometric": _truncated_geometric,
-    "clamped-geometric": _clamped_geometric,
-}
-
-
 def sample(
     mechanism: str,
     rng: np.random.Generator | int | None,
@@ -555,8 +297,9 @@ def sample(
     gen = generator(rng)
     name, arrays, shape = parameters(mechanism, params)
     shape = samplers.checked_shape(size, shape)
-    draw = DRAWS[name]
+    bounding, base = parts(name)
+    draw = draws.block(registry.get(registry.of_base(base)), bounding)
     return samplers._blocked(shape, list(arrays), lambda k, *a: draw(gen, k, *a))
 
 
-__all__ = ["DRAWS", "parameters", "sample"]
+__all__ = ["parameters", "sample"]

@@ -6,18 +6,15 @@ numpy's ``size`` convention.  Parameters are validated elementwise
 (:func:`dpcheck.numeric.arrays.mechanism_params`): NaN, λ <= 0, c0 >= c1, s
 outside [c0, c1] and negative sizes give a one-line InputError.
 
+The draws are the Laplace law object's own (:mod:`dpcheck.laws.laplace`, through
+:func:`dpcheck.laws.draws.block`; the same code serves
+:func:`dpcheck.sampling.mechanisms.sample`):
+
 * :func:`laplace`: s + λ(E1 - E2) with E1, E2 iid standard exponentials
-  (numpy's ziggurat): the difference of two Exp(1) is Lap(0, 1) exactly,
-  including the tails.
-* :func:`truncated`: Definition 2(a) by inversion of one uniform, with no
-  rejection loop.  The uniform is mapped to the Laplace mass between s and
-  the draw, measured on [c0, s] and then on [s, c1], and inverted on that
-  side with log1p.  Every mass is a sum of non-negative terms computed with
-  expm1, so nothing cancels: the law is exact up to the 2^-53 resolution of
-  the uniform and a draw is off by a few ulps of max(|s|, c1 - c0) at most,
-  for λ/(c1 - c0) from 1e-300 to 1e300.  (A textbook inversion of the
-  untruncated Laplace CDF between F(c0) and F(c1) collapses once
-  λ ≫ c1 - c0: tests/test_samplers.py shows it failing at λ/R = 1e14.)
+  (numpy's ziggurat), exact including the tails.
+* :func:`truncated`: Definition 2(a) by inversion of one uniform split at s, with no
+  rejection loop and nothing cancelling, exact up to the 2^-53 resolution of the
+  uniform for λ/(c1 - c0) from 1e-300 to 1e300.
 * :func:`truncated_rejection`: the paper's post-hoc procedure (§3.1): redraw
   Lap(s, λ) until it lands in [c0, c1]; kept for comparison.  It needs about
   1/P(c0 <= X <= c1) draws per sample, so it refuses when that exceeds
@@ -29,12 +26,14 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
 
 import numpy as np
 from numpy.typing import ArrayLike
 
 from dpcheck.errors import InputError
 from dpcheck.inputs.numbers import shown
+from dpcheck.laws.draws import block
 from dpcheck.numeric import names
 from dpcheck.numeric.arrays import (
     Floats,
@@ -45,6 +44,9 @@ from dpcheck.numeric.arrays import (
     output_shape,
 )
 from dpcheck.numeric.names import check_mechanism
+
+if TYPE_CHECKING:
+    from dpcheck.laws.laplace import Laplace
 
 MECHANISMS = names.MECHANISMS
 METHODS = ("inverse", "rejection")
@@ -154,10 +156,16 @@ def _validated(s, c0, c1, lam) -> tuple[list[Floats], tuple[int, ...]]:
     return _scalar_or_array(*mechanism_params(s, c0, c1, lam))
 
 
+def _laplace() -> Laplace:  # the module builds the law (SymPy) only when it draws
+    """The Laplace law object, whose draws these are (built on first use)."""
+    from dpcheck.laws import registry
+
+    return registry.get("laplace")  # type: ignore[return-value]
+
+
 def _laplace_noise(rng: np.random.Generator, k: int) -> Floats:
-    noise = rng.standard_exponential(k)
-    noise -= rng.standard_exponential(k)
-    return noise
+    """k draws of Lap(0, 1): the law's noise draws at λ = 1 (the same float64 values)."""
+    return _laplace()._noise_draws(rng, k, 1.0)
 
 
 def laplace(
@@ -170,66 +178,25 @@ def laplace(
     params, shape = _scalar_or_array(s_, lam_)
     shape = checked_shape(size, shape)
 
-    def draw(k: int, s_b: Floats, lam_b: Floats) -> Floats:
-        noise = _laplace_noise(gen, k)
-        noise *= lam_b
-        noise += s_b
-        return noise
-
-    return _blocked(shape, params, draw)
+    draw = block(_laplace(), "none")
+    return _blocked(shape, params, lambda k, s_b, lam_b: draw(gen, k, s_b, None, None, lam_b))
 
 
 def _bounded(
     rng: np.random.Generator | int | None,
     params: tuple[ArrayLike, ArrayLike, ArrayLike, ArrayLike],
     size: Size,
-    unclamped: Callable[..., Floats],
+    bounding: str,
 ) -> Floats:
-    """Validate (s, c0, c1, λ), draw ``unclamped(gen, k, s, c0, c1, λ)`` by blocks, clamp.
-
-    For BIT the clamp is the mechanism; for the truncated inversion it only
-    guards against a draw rounded a last ulp outside [c0, c1].
-    """
+    """Validate (s, c0, c1, λ) and draw ``bounding``(Lap(s, λ)) by blocks: the Laplace law's
+    own draws (:func:`dpcheck.laws.draws.block`), clipped into [c0, c1] (for BIT the clamp
+    is the mechanism; for the truncated inversion it only guards against a draw rounded a
+    last ulp outside)."""
     gen = generator(rng)
     arrays, shape = _validated(*params)
     shape = checked_shape(size, shape)
-
-    def draw(k: int, s_b: Floats, c0_b: Floats, c1_b: Floats, lam_b: Floats) -> Floats:
-        y = unclamped(gen, k, s_b, c0_b, c1_b, lam_b)
-        np.maximum(y, c0_b, out=y)
-        np.minimum(y, c1_b, out=y)
-        return y
-
-    return _blocked(shape, arrays, draw)
-
-
-def _laplace_draws(gen: np.random.Generator, k: int, s, c0, c1, lam) -> Floats:
-    y = _laplace_noise(gen, k)
-    y *= lam
-    y += s
-    return y
-
-
-def _inverse_draws(gen: np.random.Generator, k: int, s, c0, c1, lam) -> Floats:
-    """The inversion of :func:`truncated` for one block.
-
-    The distances are divided by λ, never multiplied by 1/λ: at a subnormal λ, 1/λ is
-    inf and (c0 - s)·inf is NaN when s = c0; a quotient that overflows is -inf, whose
-    expm1 is the right limit -1.
-    """
-    with np.errstate(over="ignore"):
-        below_mass = -np.expm1((c0 - s) / lam)  # P1(u)
-        total = below_mass - np.expm1((s - c1) / lam)  # P1(u) + P1(v) > 0
-    w = gen.random(k)
-    w *= total
-    above = w >= below_mass
-    w -= below_mass * above  # the mass from s to the draw, on its side
-    np.negative(w, out=w)
-    np.log1p(w, out=w)
-    w *= lam  # -(distance from s) <= 0
-    w *= 1.0 - 2.0 * above  # -distance below s, +distance above
-    w += s
-    return w
+    draw = block(_laplace(), bounding)
+    return _blocked(shape, arrays, lambda k, *a: draw(gen, k, *a))
 
 
 def bit(
@@ -241,7 +208,7 @@ def bit(
     size: Size = None,
 ) -> Floats:
     """Draws of the BIT mechanism (Definition 2(b), eq (5)): clamp(Lap(s, λ), c0, c1)."""
-    return _bounded(rng, (s, c0, c1, lam), size, _laplace_draws)
+    return _bounded(rng, (s, c0, c1, lam), size, "clamped")
 
 
 def truncated(
@@ -259,7 +226,7 @@ def truncated(
     (P1(x) = -expm1(-x), u = (s-c0)/λ, v = (c1-s)/λ): for W < P1(u) the draw
     lies -λ log1p(-W) below s, otherwise -λ log1p(-(W - P1(u))) above it.
     """
-    return _bounded(rng, (s, c0, c1, lam), size, _inverse_draws)
+    return _bounded(rng, (s, c0, c1, lam), size, "truncated")
 
 
 def truncated_rejection(
