@@ -96,3 +96,152 @@ def test_a_wrong_draw_parameter_is_noticed(name, monkeypatch):
     x = sampler(law, {SHIPPED[name]: F(3, 2)})(np.random.default_rng(20261129), 400_000)
     with pytest.raises(AssertionError, match="do not follow its exact law"):
         assert_sampler_law(x, law, **{SHIPPED[name]: 1.5})
+
+
+# ------------------------------------------------ bounded laws at scalar parameters
+
+#: DKW with Massart's constant at false alarm 1e-6: sup_y |F_n(y) - F(y)| beyond this
+#: has probability <= 1e-6 under the law
+def _dkw(n: int, alpha: float = 1e-6) -> float:
+    return float(np.sqrt(np.log(2 / alpha) / (2 * n)))
+
+
+def _user_laplace() -> NoiseLaw:
+    """The Laplace from its density in LaTeX: no draws of its own, so the generic route."""
+    return registry.law(r"\frac{1}{2b} e^{-|z|/b}", "real", ["b>0"], name="my laplace")
+
+
+def _user_discrete_laplace() -> NoiseLaw:
+    return registry.law(r"e^{-|z|/b}", "integers", ["b>0"], name="my discrete laplace")
+
+
+BOUNDED_CASES = [
+    # (law, values, bounding, s, c0, c1): generic routes first, then the laws' own
+    (_user_laplace, {"b": F(1)}, "truncated", F(1), F(0), F(4)),
+    (_user_laplace, {"b": F(3)}, "clamped", F(1), F(0), F(4)),
+    (_user_laplace, {"b": F(2)}, "folded", F(1, 2), F(0), F(3)),
+    (_user_discrete_laplace, {"b": F(2)}, "truncated", F(1), F(0), F(5)),
+    (lambda: registry.get("discrete-gaussian"), {"sigma": F(2)}, "truncated", F(0), F(-1), F(6)),
+    (lambda: registry.get("discrete-gaussian"), {"sigma": F(3)}, "clamped", F(4), F(0), F(4)),
+    (lambda: registry.get("gaussian"), {"sigma": F(1)}, "folded", F(1), F(0), F(4)),
+    (lambda: registry.get("laplace"), {"lam": F(1)}, "truncated", F(1), F(0), F(4)),
+]
+
+
+def _bounded_cdf_gap(make, values, bounding, s, c0, c1, n: int = 200_000, seed: int = 5):
+    """max over a grid of outputs of |F_n(y) - F(y)|, F the certified CDF of the bounded
+    law (dpcheck.laws.bounded), F_n that of the generic or own sampler's draws."""
+    from dpcheck.laws.bounded import Bounded
+    from dpcheck.laws.float64 import bounded_sampler
+
+    law = make()
+    draw = bounded_sampler(law, values, bounding, float(s), float(c0), float(c1))
+    x = draw(np.random.default_rng(seed), n)
+    assert np.all((x >= float(c0)) & (x <= float(c1)))
+    exact = Bounded(law, values, bounding, s, c0, c1)
+    width = c1 - c0
+    ys = [c0 + width * F(j, 16) for j in range(16)]  # every atom on these lattices too
+    if law.is_lattice:
+        ys = sorted({F(int(y)) for y in ys} | {c0, c1 - 1})
+    gaps = [abs(float(np.mean(x <= float(y))) - float(exact.output_cdf(y).mid())) for y in ys]
+    return max(gaps), n
+
+
+@pytest.mark.parametrize("case", BOUNDED_CASES, ids=lambda c: f"{c[2]}-{c[1]}")
+def test_the_bounded_sampler_follows_the_bounded_law(case):
+    """Generic draws (truncated: the law conditioned to [c0 - s, c1 - s], by polynomial
+    inversion or the restricted pmf table; clamped: clipped; folded: reflected) and the
+    laws' own draws, against the certified CDF of the bounded law: within DKW's band at
+    false alarm 1e-6."""
+    gap, n = _bounded_cdf_gap(*case)
+    assert gap <= _dkw(n), (gap, _dkw(n))
+
+
+def test_a_truncation_that_forgets_its_domain_is_noticed(monkeypatch):
+    """Mutation: the generic truncated route drawing the whole law and clipping it (a clamp
+    in disguise) is far outside the band."""
+    from dpcheck.laws import float64
+
+    right = float64._polynomial_inversion
+    monkeypatch.setattr(float64, "_polynomial_inversion",
+                        lambda law, values, domain=None: right(law, values))
+    gap, n = _bounded_cdf_gap(*BOUNDED_CASES[0])
+    assert gap > 10 * _dkw(n)
+
+
+def test_the_bounded_sampler_refuses_what_is_not_a_bounded_law():
+    from dpcheck.laws.float64 import bounded_sampler
+
+    dg = registry.get("discrete-gaussian")
+    cases = [
+        ((dg, {"sigma": F(1)}, "folded", 0.0, 0.0, 3.0), "folding is defined for laws on the real"),
+        ((dg, {"sigma": F(1)}, "reflected", 0.0, 0.0, 3.0), "bounding 'reflected'"),
+        ((dg, {"sigma": F(1)}, "clamped", 4.0, 0.0, 3.0), "expected c0 <= s <= c1"),
+        ((dg, {"sigma": F(1)}, "clamped", 1.0, 3.0, 3.0), "expected c0 <= s <= c1, c0 < c1"),
+    ]
+    for args, message in cases:
+        with pytest.raises(InputError, match=message) as info:
+            bounded_sampler(*args)
+        assert "\n" not in str(info.value)
+
+
+def test_the_truncated_lattice_cdf_holds_the_atom_at_the_lower_bound():
+    """Found by the sampler test above: P(Y <= c0) of a truncated lattice law is the atom
+    at c0 (it was 0: the sum over a <= z <= b skipped a = b).  Against the plain sum."""
+    import math
+
+    from dpcheck.laws.bounded import Bounded
+
+    law = registry.get("discrete-gaussian")
+    exact = Bounded(law, {"sigma": F(2)}, "truncated", F(0), F(-1), F(6))
+    weights = [math.exp(-k * k / 8) for k in range(-1, 7)]
+    for y in range(-1, 7):
+        direct = sum(weights[: y + 2]) / sum(weights)
+        assert abs(float(exact.output_cdf(F(y)).mid()) - direct) < 1e-14, y
+
+
+# ------------------------------------------------------------ audit of a bounded law
+
+
+def _audit(*args: str):
+    from cli_subprocess import run_cli
+
+    return run_cli(["audit", *args], timeout=240)
+
+
+def test_audit_of_a_bounded_law_passes_the_truth_and_catches_a_false_claim():
+    """truncated-discrete-gaussian on [0, 4] at σ = 2, Δ = 1: the certified δ(1) of
+    `dpcheck privacy` (upper bound) passes at confidence 1 - 1e-6; pure ε = 0.5 is refuted
+    (its certified pure ε is larger)."""
+    import json
+
+    from dpcheck.laws.bounded_privacy import BoundedMechanism
+
+    law = registry.get("discrete-gaussian")
+    mech = BoundedMechanism(law, {"sigma": F(2)}, "truncated", F(0), F(4), F(1))
+    delta = mech.delta(F(1)).upper
+    common = ["truncated-discrete-gaussian", "--scale", "2", "--sensitivity", "1",
+              "--lower", "0", "--upper", "4", "--samples", "200000"]
+    ok = _audit(*common, "--epsilon", "1", "--delta", str(float(delta) * 1.000001),
+                "--confidence", "0.999999", "--json")
+    assert ok.code == 0, ok.describe()
+    data = json.loads(ok.stdout)
+    assert data["neighbours"] == [[0, 1], [3, 4], [1, 2]]
+    assert data["mechanism"] == "truncated discrete-gaussian on [0, 4]"
+    assert mech.pure_epsilon().lower > 0.5
+    bad = _audit(*common, "--epsilon", "0.5")
+    assert bad.code == 1 and "VIOLATION" in bad.stdout, bad.describe()
+
+
+@pytest.mark.parametrize("args, mentions", [
+    (["folded-discrete-gaussian", "--lower", "0", "--upper", "4"], "real line"),
+    (["clamped-discrete-gaussian", "--lower", "0"], "needs --upper"),
+    (["clamped-discrete-gaussian", "--lower", "0", "--upper", "4.5"], "integer bounds"),
+    (["clamped-discrete-gaussian", "--lower", "4", "--upper", "0"], "c0 < c1"),
+    (["truncated-gaussian-x", "--lower", "0", "--upper", "4"], "truncated-gaussian-x"),
+])
+def test_audit_of_a_bounded_law_refuses_bad_input_in_one_line(args, mentions):
+    from cli_subprocess import assert_refused, run_cli
+
+    full = ["audit", *args, "--scale", "2", "--sensitivity", "1", "--epsilon", "1"]
+    assert_refused(run_cli(full, timeout=60), mentions=mentions, within=60)

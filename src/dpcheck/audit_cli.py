@@ -63,9 +63,9 @@ def _number(value: Fraction) -> int | float:
     return _float("neighbour", value)
 
 
-def _pair(a: Fraction, b: Fraction, geometric: bool) -> tuple[int | float, int | float]:
+def _pair(a: Fraction, b: Fraction, lattice: bool) -> tuple[int | float, int | float]:
     """The pair as the sampler's inputs, refused when float64 cannot keep it apart."""
-    if geometric and max(abs(a), abs(b)) > 2**53:
+    if lattice and max(abs(a), abs(b)) > 2**53:
         raise InputError(
             f"the neighbours ({short(a)}, {short(b)}) are integers beyond 2^53, which float64"
             " does not hold exactly"
@@ -79,24 +79,28 @@ def _pair(a: Fraction, b: Fraction, geometric: bool) -> tuple[int | float, int |
     return x, y
 
 
-def pairs(nb: profile.Neighbours) -> list[tuple[Fraction, Fraction]]:
-    """The neighbours audited (module docstring), exact and without repeats."""
-    d = nb.step
-    if not nb.bounded:
-        return [(Fraction(0), d)]
-    c0, c1 = nb.lower, nb.upper
-    assert c0 is not None and c1 is not None
+def edge_pairs(
+    lower: Fraction, upper: Fraction, step: Fraction, lattice: bool
+) -> list[tuple[Fraction, Fraction]]:
+    """The neighbours audited on [lower, upper] at distance ``step`` (module docstring):
+    both ends of the edge and its middle (an integer on the lattice), exact, no repeats."""
+    c0, c1, d = lower, upper, step
     if d >= c1 - c0:
         return [(c0, c1)]
-    if nb.base == "geometric":
-        mid = Fraction(math.floor((c0 + c1 - d) / 2))
-    else:
-        mid = (c0 + c1 - d) / 2
+    mid = Fraction(math.floor((c0 + c1 - d) / 2)) if lattice else (c0 + c1 - d) / 2
     out: list[tuple[Fraction, Fraction]] = []
     for pair in ((c0, c0 + d), (c1 - d, c1), (mid, mid + d)):
         if pair not in out:
             out.append(pair)
     return out
+
+
+def pairs(nb: profile.Neighbours) -> list[tuple[Fraction, Fraction]]:
+    """The neighbours audited (module docstring), exact and without repeats."""
+    if not nb.bounded:
+        return [(Fraction(0), nb.step)]
+    assert nb.lower is not None and nb.upper is not None
+    return edge_pairs(nb.lower, nb.upper, nb.step, nb.lattice)
 
 
 def plan(
@@ -128,7 +132,7 @@ def plan(
     for name, value in (("scale", nb.scale), ("lower", nb.lower), ("upper", nb.upper)):
         if value is not None:
             _float(name, value)
-    chosen = tuple(_pair(a, b, nb.base == "geometric") for a, b in pairs(nb))
+    chosen = tuple(_pair(a, b, nb.lattice) for a, b in pairs(nb))
     return Plan(nb, source, eps, dlt, chosen)
 
 

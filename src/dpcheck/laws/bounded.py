@@ -83,8 +83,9 @@ class Bounded:
             )
 
     def partial_moment(self, k: int, a: Fraction, b: Fraction) -> flint.arb:
-        """∫_a^b z^k f(z) dz (f normalised; on the lattice, the sum over a <= z <= b)."""
-        if a >= b:
+        """∫_a^b z^k f(z) dz (f normalised; on the lattice, the sum over a <= z <= b, which
+        holds the atom at a = b)."""
+        if a > b or (a == b and not self.law.is_lattice):
             return flint.arb(0)
         norm = self.ev.normaliser.ball
         if self.law.is_lattice:

@@ -227,42 +227,107 @@ def _bounded(args: argparse.Namespace):  # type: ignore[no-untyped-def]
 
 def run_audit(args: argparse.Namespace) -> int:
     """``dpcheck audit <law> --epsilon E [--delta D]``: the black-box auditor on draws of
-    x + Z at the neighbours (0, Δ) (translation invariance); exit 1 on a violation."""
+    x + Z at the neighbours (0, Δ) (translation invariance), or of a bounded law
+    (``truncated-``, ``clamped-``, ``folded-<law>`` with ``--lower``/``--upper``) at the
+    pairs of the edge |s - s'| = min(Δ, c1 - c0): both ends and the middle; exit 1 on a
+    violation."""
     import json
     import sys
 
     from dpcheck.inputs import limits
     from dpcheck.inputs.numbers import parse_count
-    from dpcheck.laws.additive import Additive
-    from dpcheck.laws.float64 import additive_sampler
     from dpcheck.numeric.profile import parse_delta
     from dpcheck.sampling import audit
     from dpcheck.sampling.blackbox import audit_sampler
 
     if args.guide == "exact":
         raise InputError("--guide exact is for truncated and bit; a noise law is audited blackbox")
-    law, params, d = _additive(args)
-    Additive(law, params, d)  # validates the sensitivity against the support
+    if user_law(args) is None and bounded_name(args.mechanism) is not None:
+        law, params, d, pairs, sample, what = _bounded_audit(args)
+    else:
+        law, params, d, pairs, sample, what = _additive_audit(args)
     samples = limits.count("audit", "--samples", args.samples, 1)
     seed = parse_count("seed", args.seed, 0, 2**63 - 1)
     confidence = audit.as_confidence(args.confidence)
     eps = float(parse_number("epsilon", args.epsilon))
     delta = 0.0 if args.delta is None else float(parse_delta(args.delta))
-    pair = (0, int(d)) if law.is_lattice else (0.0, float(d))
-    result = audit_sampler(additive_sampler(law, params), [pair], epsilon=eps, delta=delta,
+    result = audit_sampler(sample, pairs, epsilon=eps, delta=delta,
                            samples=samples, confidence=confidence, seed=seed)
     if args.json:
-        data = {"guide": "blackbox", "mechanism": law.name, "sensitivity": short(d),
+        data = {"guide": "blackbox", "mechanism": what, "sensitivity": short(d),
                 "params": {k: short(v) for k, v in params.items()},
-                "neighbours": [list(pair)], **result.to_dict()}
+                "neighbours": [list(pair) for pair in pairs], **result.to_dict()}
         print(json.dumps(data, indent=2))
     else:
-        print(f"{law.name}: sensitivity {short(d)}, "
+        shown_pairs = ", ".join(str(pair) for pair in pairs)
+        print(f"{what}: sensitivity {short(d)}, "
               + ", ".join(f"{k} = {short(v)}" for k, v in params.items())
-              + f"; dpcheck's sampler audited as a black box on the neighbours {pair}")
+              + f"; dpcheck's sampler audited as a black box on the neighbours {shown_pairs}")
         print(result)
     sys.stdout.flush()
     return 1 if result.exceeds else 0
+
+
+def _additive_audit(args: argparse.Namespace):  # type: ignore[no-untyped-def]
+    """x + Z at the neighbours (0, Δ)."""
+    from dpcheck.laws.additive import Additive
+    from dpcheck.laws.float64 import additive_sampler
+
+    law, params, d = _additive(args)
+    Additive(law, params, d)  # validates the sensitivity against the support
+    pair = (0, int(d)) if law.is_lattice else (0.0, float(d))
+    return law, params, d, [pair], additive_sampler(law, params), law.name
+
+
+def _bounded_audit(args: argparse.Namespace):  # type: ignore[no-untyped-def]
+    """bounding(s + Z) into [c0, c1] at the edge pairs (:func:`dpcheck.audit_cli.edge_pairs`),
+    drawn by :func:`dpcheck.laws.float64.bounded_sampler` (the law's own draws, or the
+    generic ones)."""
+    import math
+
+    from dpcheck.audit_cli import edge_pairs
+    from dpcheck.laws.bounded import Bounded
+    from dpcheck.laws.float64 import bounded_sampler
+
+    found = bounded_name(args.mechanism)
+    assert found is not None
+    bounding, law = found
+    for option in ("plot", "brute_force", "radius"):
+        if getattr(args, option, None) not in (None, False):
+            flag = "--" + option.replace("_", "-")
+            raise InputError(f"{flag}: not available for the bounded law {args.mechanism!r}")
+    for key in ("lower", "upper"):
+        if getattr(args, key) is None:
+            raise InputError(f"{args.mechanism} needs --{key} (bounds c0 < c1)")
+    params = _law_values(args, law)
+    d = _sensitivity(args, law)
+    c0, c1 = parse_number("lower", args.lower), parse_number("upper", args.upper)
+    if law.is_lattice:
+        if c0.denominator != 1 or c1.denominator != 1:
+            raise InputError(f"--lower {short(c0)}, --upper {short(c1)}: {law.name} lives on"
+                             " the integers, expected integer bounds")
+        if d < 1:
+            raise InputError(f"sensitivity={short(d)}: {law.name} lives on the integers,"
+                             " expected a sensitivity of at least 1")
+    Bounded(law, params, bounding, c0, c0, c1)  # validates the bounds and the bounding
+    step = min(Fraction(math.floor(d)) if law.is_lattice else d, c1 - c0)
+    exact = edge_pairs(c0, c1, step, law.is_lattice)
+    number = int if law.is_lattice else float
+    pairs = [(number(a), number(b)) for a, b in exact]
+    for (a, b), (x, y) in zip(exact, pairs, strict=True):
+        if x == y or (law.is_lattice and max(abs(a), abs(b)) > 2**53):
+            raise InputError(f"the neighbours ({short(a)}, {short(b)}) are not distinct in"
+                             " float64; the bounds are too far from 0 for the sensitivity")
+    lo, hi = float(c0), float(c1)
+    drawers: dict[float, object] = {}
+
+    def sample(x: float, rng, size: int):  # type: ignore[no-untyped-def]
+        if x not in drawers:
+            drawers[x] = bounded_sampler(law, params, bounding, float(x), lo, hi)
+        return drawers[x](rng, size)  # type: ignore[operator]
+
+    what = f"{bounding} {law.name} on [{short(c0)}, {short(c1)}]"
+    return law, params, d, pairs, sample, what
 
 
 def wants_laws(mechanism: str, args: argparse.Namespace) -> bool:

@@ -18,6 +18,7 @@ moments and a sampler (issue 35), for ``dpcheck.testing`` and the samplers.
 from __future__ import annotations
 
 import math
+import warnings
 from fractions import Fraction
 
 import flint
@@ -178,6 +179,85 @@ class LawAt:
         return [("s", self.s, float(self.pmf(np.array([self.s]))[0]))]
 
 
+def _lattice_table(law: NoiseLaw, values: dict[str, Fraction]) -> tuple[np.ndarray, np.ndarray]:
+    """(k, pmf(k)) on [-N, N] with the mass outside below 2^-64 (float64 from balls)."""
+    ev = Evaluator(law, values)
+    with precision(30):
+        n = 1
+        tiny = arb_of(2) ** -64
+        while not (ev.tail(1, n).ball + ev.tail(-1, n).ball < tiny):
+            n *= 2
+            if n > 10**7:
+                raise InputError(f"{law.name}: the sampler's table would exceed 10^7 points")
+        ks = np.arange(-n + 1, n)
+        p = np.array([_float(ev.pmf(int(k)).ball) for k in ks])
+    return ks, p
+
+
+def _table_draws(ks: np.ndarray, p: np.ndarray):  # type: ignore[no-untyped-def]
+    """Inversion of the finite table (ks, p) (p need not be normalised)."""
+    cum = np.cumsum(p)
+    cum /= cum[-1]
+
+    def draw_lattice(rng: np.random.Generator, size: int) -> np.ndarray:
+        return ks[np.searchsorted(cum, rng.random(size), side="right")].astype(np.float64)
+
+    return draw_lattice
+
+
+def _polynomial_inversion(
+    law: NoiseLaw, values: dict[str, Fraction], domain: tuple[float, float] | None = None
+):  # type: ignore[no-untyped-def]
+    """scipy's polynomial inversion of the law's density (u-resolution 1e-12), on
+    ``domain`` (the law conditioned to it) when one is given."""
+    from scipy.stats.sampling import NumericalInversePolynomial
+
+    from dpcheck.laws.numpy_eval import compile_numpy
+
+    view = LawAt(law, values)
+    with precision(20):
+        norm = _float(Evaluator(law, values).normaliser.ball)
+    symbols = [p.symbol for p in law.params]
+    args = [float(values[p.name]) for p in law.params]
+    kernel = compile_numpy(law.kernel, [law.variable, *symbols])
+
+    class _Dist:
+        def pdf(self, x: float) -> float:
+            return float(kernel(x, *args)) / norm
+
+        def support(self) -> tuple[float, float]:
+            return view.c0, view.c1
+
+    class _DistWithCdf(_Dist):
+        """With the float64 CDF, which UNU.RAN uses to estimate its u-error."""
+
+        def cdf(self, x: float) -> float:
+            return float(view.cdf(np.array([x]))[0])
+
+    try:
+        view.cdf(np.array([0.0]))
+        dist: _Dist = _DistWithCdf()
+    except InputError:  # no certified CDF (the staircase): the density alone
+        dist = _Dist()
+    try:
+        with warnings.catch_warnings():
+            # on a bounded domain UNU.RAN reports the (zero) mass beyond it as NaN, assumed 0
+            warnings.filterwarnings("ignore", ".*tail probability gives NaN", RuntimeWarning)
+            gen = NumericalInversePolynomial(
+                dist, center=0.0, domain=domain, u_resolution=1e-12
+            )
+    except Exception as err:  # UNU.RAN's setup error, e.g. a density too flat or too narrow
+        raise InputError(
+            f"{law.name} at {', '.join(f'{k} = {v}' for k, v in values.items())}: scipy's"
+            f" polynomial inversion could not be set up ({type(err).__name__}: {err})"
+        ) from None
+
+    def draw_real(rng: np.random.Generator, size: int) -> np.ndarray:
+        return np.asarray(gen.rvs(size, random_state=rng), dtype=np.float64)
+
+    return draw_real
+
+
 def sampler(law: NoiseLaw, values: dict[str, Fraction]):  # type: ignore[no-untyped-def]
     """A function (rng, n) -> n draws of Z (float64; integers on the lattice)."""
     own = getattr(law, "_noise_draws", None)
@@ -188,51 +268,65 @@ def sampler(law: NoiseLaw, values: dict[str, Fraction]):  # type: ignore[no-unty
             return np.asarray(own(rng, size, theta), dtype=np.float64)
 
         return draw_own
-    ev = Evaluator(law, values)
     if law.is_lattice:
-        with precision(30):
-            n = 1
-            tiny = arb_of(2) ** -64
-            while not (ev.tail(1, n).ball + ev.tail(-1, n).ball < tiny):
-                n *= 2
-                if n > 10**7:
-                    raise InputError(f"{law.name}: the sampler's table would exceed 10^7 points")
-            ks = np.arange(-n + 1, n)
-            p = np.array([_float(ev.pmf(int(k)).ball) for k in ks])
-        cum = np.cumsum(p)
-        cum /= cum[-1]
+        return _table_draws(*_lattice_table(law, values))
+    return _polynomial_inversion(law, values)
 
-        def draw_lattice(rng: np.random.Generator, size: int) -> np.ndarray:
-            return ks[np.searchsorted(cum, rng.random(size), side="right")].astype(np.float64)
 
-        return draw_lattice
-    from scipy.stats.sampling import NumericalInversePolynomial
+def bounded_sampler(  # type: ignore[no-untyped-def]
+    law: NoiseLaw,
+    values: dict[str, Fraction],
+    bounding: str,
+    s: float,
+    c0: float,
+    c1: float,
+):
+    """A function (rng, n) -> n draws of ``bounding``(s + Z) in [c0, c1] (c0 <= s <= c1).
 
-    view = LawAt(law, values)
-    with precision(20):
-        norm = _float(ev.normaliser.ball)
-    from dpcheck.laws.numpy_eval import compile_numpy
+    The law's own vectorised draws where it has the one the bounding needs
+    (:func:`dpcheck.laws.draws.block`); otherwise generic: ``clamped`` clips the draws of
+    :func:`sampler`; ``truncated`` inverts the law conditioned to [c0 - s, c1 - s] (the
+    pmf table restricted to it on the lattice, scipy's polynomial inversion on that
+    domain on the real line); ``folded`` reflects s + Z into [c0, c1] in float64
+    (y -> c0 + min(t, 2R - t), t = (y - c0) mod 2R: exact in law up to the rounding of
+    s + Z, so not meant for scales many orders above R).
+    """
+    from dpcheck.laws import draws
 
-    symbols = [p.symbol for p in law.params]
-    args = [float(values[p.name]) for p in law.params]
-    kernel = compile_numpy(law.kernel, [law.variable, *symbols])
+    if not (c0 < c1 and c0 <= s <= c1):
+        raise InputError(f"s = {s!r}, [c0, c1] = [{c0!r}, {c1!r}]: expected c0 <= s <= c1, c0 < c1")
+    needs = {"clamped": "_noise_draws", "truncated": "_truncated_draws", "folded": "_folded_draws"}
+    if bounding not in needs:
+        raise InputError(f"bounding {bounding!r} (expected one of: {', '.join(needs)})")
+    if bounding == "folded" and law.is_lattice:
+        raise InputError(f"folded {law.name}: folding is defined for laws on the real line")
+    if hasattr(law, needs[bounding]) and hasattr(law, "_draw_theta"):
+        block = draws.block(law, bounding)
+        theta = law._draw_theta(values)
 
-    class _Dist:
-        def pdf(self, x: float) -> float:
-            return float(kernel(x, *args)) / norm
+        def draw_own(rng: np.random.Generator, size: int) -> np.ndarray:
+            return block(rng, size, s, c0, c1, theta)
 
-        def cdf(self, x: float) -> float:
-            return float(view.cdf(np.array([x]))[0])
+        return draw_own
+    if bounding == "truncated":
+        if law.is_lattice:
+            ks, p = _lattice_table(law, values)
+            keep = (ks >= c0 - s) & (ks <= c1 - s)
+            noise = _table_draws(ks[keep], p[keep])
+        else:
+            noise = _polynomial_inversion(law, values, (c0 - s, c1 - s))
+    else:
+        noise = sampler(law, values)
+    width = c1 - c0
 
-        def support(self) -> tuple[float, float]:
-            return view.c0, view.c1
+    def draw(rng: np.random.Generator, size: int) -> np.ndarray:
+        y = s + noise(rng, size)
+        if bounding == "folded":
+            t = np.mod(y - c0, 2.0 * width)
+            y = c0 + np.minimum(t, 2.0 * width - t)
+        return draws.clip(y, c0, c1)
 
-    gen = NumericalInversePolynomial(_Dist(), center=0.0, u_resolution=1e-12)
-
-    def draw_real(rng: np.random.Generator, size: int) -> np.ndarray:
-        return np.asarray(gen.rvs(size, random_state=rng), dtype=np.float64)
-
-    return draw_real
+    return draw
 
 
 def additive_sampler(law: NoiseLaw, values: dict[str, Fraction]):  # type: ignore[no-untyped-def]

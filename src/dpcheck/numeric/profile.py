@@ -109,9 +109,16 @@ class Neighbours:
         return self.bounding != "none"
 
     @property
+    def lattice(self) -> bool:
+        """Whether the outputs are integers: the law object of the base says so."""
+        from dpcheck.laws import registry
+
+        return registry.get(registry.of_base(self.base)).is_lattice
+
+    @property
     def step(self) -> Fraction:
         """The largest |s - s'|: Δ, or floor(Δ) on the integers, or R when Δ >= R."""
-        d = Fraction(math.floor(self.sensitivity)) if self.base == "geometric" else self.sensitivity
+        d = Fraction(math.floor(self.sensitivity)) if self.lattice else self.sensitivity
         if self.bounded:
             assert self.lower is not None and self.upper is not None
             d = min(d, self.upper - self.lower)
@@ -132,12 +139,15 @@ def neighbours(
 
     ``scale`` may be None (a placeholder of 1, for calibration).
     """
+    from dpcheck.laws import registry
+
     mech = canonical_mechanism(mechanism)
     bounding, base = parts(mech)
+    lattice = registry.get(registry.of_base(base)).is_lattice
     sens = parse_number("sensitivity", sensitivity)
     if not sens > 0:
         raise InputError(f"sensitivity={short(sens)} must be positive")
-    if base == "geometric" and sens < 1:
+    if lattice and sens < 1:
         raise InputError(
             f"sensitivity={short(sens)} must be at least 1: the geometric base lives on the"
             " integers, so neighbours differ by a whole number"
@@ -156,7 +166,7 @@ def neighbours(
         lo, hi = parse_number("lower", lower), parse_number("upper", upper)
         if not lo < hi:
             raise InputError(f"lower={short(lo)} must be smaller than upper={short(hi)}")
-        if base == "geometric" and (lo.denominator != 1 or hi.denominator != 1):
+        if lattice and (lo.denominator != 1 or hi.denominator != 1):
             raise InputError(f"lower={short(lo)}, upper={short(hi)} must be integers for {mech}")
     sc = Fraction(1) if scale is None else parse_number("scale", scale)
     if not sc > 0:
@@ -204,7 +214,7 @@ def _log_norm_ratio_fast(nb: Neighbours, a: np.ndarray, b: np.ndarray, lo: float
     """log(Z_b / Z_a) for truncation (Z_u = P(c0 <= u + X <= c1)), 0 otherwise."""
     if nb.bounding != "truncated":
         return np.zeros_like(a)
-    below = lo - 1 if nb.base == "geometric" else lo
+    below = lo - 1 if nb.lattice else lo
 
     def z(u: np.ndarray) -> np.ndarray:
         # the smaller of the two tails, to keep relative accuracy
@@ -235,7 +245,7 @@ def _hockey_fast(nb: Neighbours, eps: float, a: np.ndarray, b: np.ndarray, lo, h
     k = eps - _log_norm_ratio_fast(nb, a, b, lo, hi)
     t = _crossing(nb.base, a, b, k, scale)
     cands = []
-    if nb.base == "geometric":
+    if nb.lattice:
         ft = np.floor(np.where(np.isfinite(t), t, 0.0))
         ft = np.where(np.isfinite(t), ft, t)
         cands = [ft - 1, ft, ft + 1]
@@ -311,7 +321,7 @@ def search(nb: Neighbours, eps: float, rtol: float = 1e-11, budget: int = BUDGET
         )
     assert nb.lower is not None and nb.upper is not None
     lo, hi = float(nb.lower), float(nb.lower + (nb.upper - nb.lower - nb.step))
-    if nb.base == "geometric":
+    if nb.lattice:
         count = int(hi - lo) + 1
         if count > BUDGET:
             raise InputError(
@@ -431,7 +441,7 @@ def _cdf_mp(nb: Neighbours, t, u, lo, hi):
         return mpmath.mpf(0)
     if t == mpmath.inf or (hi is not None and t >= hi):
         return mpmath.mpf(1)
-    if nb.base == "geometric":
+    if nb.lattice:
         t = mpmath.floor(t)
     below, above = _cdf_branches(nb.mechanism)
     f = below if t < u else above
@@ -507,7 +517,7 @@ def pair_ball(
     if s > s2:  # the mirror image
         s, s2, t = -s, -s2, -t
         lo, hi = (None if hi is None else -hi), (None if lo is None else -lo)
-    if nb.base == "geometric":
+    if nb.lattice:
         t = Fraction(math.floor(t))
     below, above = _cdf_exprs(nb.mechanism)
 
@@ -529,7 +539,7 @@ def pair_ball(
 
 
 def _mirror_event(nb: Neighbours, t: Fraction, mirrored: bool) -> str:
-    if nb.base == "geometric":
+    if nb.lattice:
         return f"Y >= {short(t)}" if mirrored else f"Y <= {short(t)}"
     return f"Y >= {float(t):.12g}" if mirrored else f"Y <= {float(t):.12g}"
 
@@ -896,7 +906,7 @@ def pure_epsilon(nb: Neighbours) -> Pure:
     if nb.bounding == "none" and nb.base in ("laplace", "geometric"):
         pair = {"s": "0", "s'": _num(d), "y": "any y <= 0"}
         return Pure(value, value, "exact (closed form sensitivity/scale)", pair, "closed form")
-    if nb.bounding == "clamped" and nb.base == "geometric":
+    if nb.bounding == "clamped" and nb.lattice:
         return _clamped_lattice_pure(nb)
     if nb.bounding == "folded":
         return Pure(
