@@ -245,3 +245,61 @@ def test_audit_of_a_bounded_law_refuses_bad_input_in_one_line(args, mentions):
 
     full = ["audit", *args, "--scale", "2", "--sensitivity", "1", "--epsilon", "1"]
     assert_refused(run_cli(full, timeout=60), mentions=mentions, within=60)
+
+
+# ------------------------------------------------- dpcheck.testing on a bounded law
+
+
+OLD_NAMES = [("laplace", "lam", "laplace"), ("gaussian", "sigma", "gaussian"),
+             ("geometric", "scale", "discrete-laplace")]
+
+
+@pytest.mark.parametrize("bounding", ["truncated", "clamped"])
+@pytest.mark.parametrize("base, key, name", OLD_NAMES)
+@pytest.mark.parametrize("s, c0, c1, scale", [(1, 0, 4, 1.0), (3, -2, 7, 0.5), (0, 0, 2, 30.0)])
+def test_the_bounded_view_of_a_law_object_equals_the_closed_forms(bounding, base, key, name,
+                                                                  s, c0, c1, scale):
+    """BoundedAt (certified balls of laws.bounded, the law's float64 CDF) against the
+    mechanism algebra's closed forms that dpcheck.testing reads for the named mechanisms
+    (two independent routes): CDF, bias/var/mse and atoms."""
+    from dpcheck.laws.float64 import BoundedAt
+    from dpcheck.testing._law import law_view
+
+    old = law_view(f"{bounding}-{base}", {"s": s, "c0": c0, "c1": c1, key: scale})
+    law = registry.get(name)
+    new = BoundedAt(law, law.parse({key: scale}), bounding, s, c0, c1)
+    lattice = law.is_lattice
+    ys = np.arange(c0 - 1, c1 + 2, dtype=float) if lattice else np.linspace(c0 - 0.5, c1 + 0.5, 41)
+    # the truncated float64 CDF loses ~1e-16/normaliser (the class docstring)
+    assert np.max(np.abs(old.cdf(ys) - new.cdf(ys))) <= 1e-14 / new.normaliser
+    unit = 1.0 if lattice else min(scale, c1 - c0)
+    for q in ("bias", "var", "mse"):
+        a, b = old.standard_moment(q, unit), new.standard_moment(q, unit)
+        assert abs(a - b) <= 1e-13 * abs(a) + 1e-300, q
+    assert [a[:2] for a in old.atoms()] == [a[:2] for a in new.atoms()]
+    assert all(abs(a[2] - b[2]) < 1e-13 for a, b in zip(old.atoms(), new.atoms(), strict=True))
+
+
+@pytest.mark.parametrize("bounding", ["truncated", "clamped"])
+def test_assert_sampler_law_on_a_bounded_law_object(bounding):
+    """truncated-/clamped-discrete-gaussian by name in dpcheck.testing: the right sampler
+    passes (false alarm <= 1e-6), a 3% wider one is caught at 10^6 draws, and a folded or
+    incomplete request is refused in one line."""
+    from dpcheck.laws.float64 import bounded_sampler
+
+    law = registry.get("discrete-gaussian")
+    name = f"{bounding}-discrete-gaussian"
+
+    def draws(sigma):
+        return bounded_sampler(law, {"sigma": sigma}, bounding, 1.0, 0.0, 4.0)(
+            np.random.default_rng(20261129), 1_000_000)
+
+    assert_sampler_law(draws(F(2)), name, sigma=2, s=1, c0=0, c1=4)
+    with pytest.raises(AssertionError, match="do not follow its exact law"):
+        assert_sampler_law(draws(F(206, 100)), name, sigma=2, s=1, c0=0, c1=4)
+    with pytest.raises(InputError, match="needs c1"):
+        assert_sampler_law(draws(F(2)), name, sigma=2, s=1, c0=0)
+    with pytest.raises(InputError, match="expected integers"):
+        assert_sampler_law(draws(F(2)), name, sigma=2, s=1, c0=0, c1=4.5)
+    with pytest.raises(InputError, match="does not take a folded law yet"):
+        assert_sampler_law(draws(F(2)), "folded-gaussian", sigma=2, s=1, c0=0, c1=4)

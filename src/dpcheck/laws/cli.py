@@ -185,11 +185,7 @@ def _additive(args: argparse.Namespace, calibrating: bool = False,
               ) -> tuple[NoiseLaw, dict[str, Fraction], Fraction]:
     """The law (``--radius``: truncated), its parameters (``--scale``, ``--set``) and Δ."""
     _refuse_unsupported(args)
-    if user_law(args) is None and bounded_name(args.mechanism) is not None:
-        raise InputError(
-            f"{args.mechanism}: the black-box audit of a bounded noise law is not available"
-            f" yet (its privacy is: `dpcheck privacy {args.mechanism} --lower .. --upper ..`)"
-        )
+    assert user_law(args) is not None or bounded_name(args.mechanism) is None  # routed before
     law = user_law(args) or registry.get(registry.of_base(args.mechanism))
     if getattr(args, "radius", None) is not None:
         from dpcheck.laws.transforms import truncate_noise

@@ -179,6 +179,126 @@ class LawAt:
         return [("s", self.s, float(self.pmf(np.array([self.s]))[0]))]
 
 
+class BoundedAt:
+    """``bounding``(s + Z) into [c0, c1] in float64: the face :class:`LawAt` gives
+    ``dpcheck.testing`` (moments, CDF, pmf, atoms), for the truncated and clamped laws.
+
+    Moments and lattice CDFs are the certified balls of :class:`dpcheck.laws.bounded.Bounded`
+    (of Y - s, so nothing cancels at a large s) rounded to float64.  A real law's CDF at
+    the draws is the unbounded law's float64 CDF (:class:`LawAt`) clamped, or rescaled by
+    the normaliser for the truncation; that difference of two CDF values loses about
+    1e-16/P(c0 <= X <= c1) absolutely, so a normaliser below 1e-9 is refused (the error
+    would approach the law test's resolution)."""
+
+    def __init__(
+        self,
+        law: NoiseLaw,
+        values: dict[str, Fraction],
+        bounding: str,
+        s: float,
+        c0: float,
+        c1: float,
+    ) -> None:
+        from dpcheck.laws.bounded import Bounded
+
+        if bounding not in ("truncated", "clamped"):
+            raise InputError(
+                f"{bounding}-{law.name}: dpcheck.testing does not take a {bounding} law yet"
+                " (expected truncated-<law> or clamped-<law>)"
+            )
+        self.law, self.values, self.bounding = law, values, bounding
+        self.name = f"{bounding}-{law.name}"
+        self.s, self.c0, self.c1 = float(s), float(c0), float(c1)
+        self.lattice = law.is_lattice
+        if self.lattice and any(v != math.floor(v) for v in (self.s, self.c0, self.c1)):
+            raise InputError(
+                f"s={s!r}, c0={c0!r}, c1={c1!r}: {law.name} lives on the integers, expected"
+                " integers"
+            )
+        self.scale = float(values[law.scale])
+        # the law of Y - s: bounding(Z) into [c0 - s, c1 - s]
+        self.exact = Bounded(law, values, bounding, Fraction(0),
+                             Fraction(self.c0) - Fraction(self.s),
+                             Fraction(self.c1) - Fraction(self.s))
+        self.noise = LawAt(law, values, self.s)
+        self.normaliser = 1.0
+        if bounding == "truncated":
+            with precision(20):
+                self.normaliser = _float(self.exact.normaliser())
+            if not self.lattice and self.normaliser < 1e-9:
+                raise InputError(
+                    f"{self.name} at s={s!r} on [{c0!r}, {c1!r}]: P(c0 <= X <= c1) ="
+                    f" {self.normaliser:.3g} is below 1e-9, too small for a float64 CDF"
+                    " (expected a scale at most about 1e9 times c1 - c0)"
+                )
+
+    def _raw(self, k: int) -> float:
+        """E (Y - s)^k."""
+        with precision(20):
+            return _float(self.exact.raw_moment(k))
+
+    def standard_moment(self, quantity: str, unit: float) -> float:
+        """bias/unit, var/unit² or mse/unit² of Y."""
+        m1, m2 = self._raw(1), self._raw(2)
+        if quantity == "bias":
+            return m1 / unit
+        if quantity == "var":
+            return (m2 - m1 * m1) / unit**2
+        if quantity == "mse":
+            return m2 / unit**2
+        raise KeyError(quantity)
+
+    def fourth_moment(self) -> float:
+        """E((Y - s)/scale)⁴."""
+        return self._raw(4) / self.scale**4
+
+    def _lattice_cdf(self, ys: np.ndarray) -> np.ndarray:
+        values, inverse = np.unique(np.floor(ys - self.s), return_inverse=True)
+        if values.size > 100_000:
+            raise InputError(f"{self.name}: {values.size} distinct draws (expected at most 100000)")
+        out = np.empty(values.size)
+        with precision(20):
+            for i, v in enumerate(values):
+                out[i] = (0.0 if v < self.c0 - self.s else 1.0 if v >= self.c1 - self.s
+                          else _float(self.exact.output_cdf(Fraction(float(v)))))
+        return out[inverse]
+
+    def cdf(self, ys: np.ndarray) -> np.ndarray:
+        y = np.asarray(ys, dtype=np.float64)
+        if self.lattice:
+            return self._lattice_cdf(y)
+        f = self.noise.cdf(y)
+        if self.bounding == "truncated":
+            lo, hi = self.noise.cdf(np.array([self.c0, self.c1]))
+            f = (f - lo) / (hi - lo)
+        f = np.clip(f, 0.0, 1.0)
+        f[y < self.c0] = 0.0
+        f[y >= self.c1] = 1.0
+        return f
+
+    def pmf(self, ks: np.ndarray) -> np.ndarray:
+        k = np.asarray(ks, dtype=np.float64)
+        return self.cdf(k) - self.cdf(k - 1.0)
+
+    def atoms(self) -> list[tuple[str, float, float]]:
+        """The clamp's masses at c0 and c1, and on the lattice the atoms at s, c0, c1."""
+        out: list[tuple[str, float, float]] = []
+        if self.bounding == "clamped":
+            below = float(self.cdf(np.array([self.c0]))[0])
+            if self.lattice:
+                above = float(self.pmf(np.array([self.c1]))[0])
+            else:
+                above = 1.0 - float(self.noise.cdf(np.array([self.c1]))[0])
+            out += [("c0", self.c0, below), ("c1", self.c1, above)]
+        if self.lattice:
+            have = {y for _, y, _ in out}
+            for label, y in (("s", self.s), ("c0", self.c0), ("c1", self.c1)):
+                if y not in have:
+                    have.add(y)
+                    out.append((label, y, float(self.pmf(np.array([y]))[0])))
+        return out
+
+
 def _lattice_table(law: NoiseLaw, values: dict[str, Fraction]) -> tuple[np.ndarray, np.ndarray]:
     """(k, pmf(k)) on [-N, N] with the mass outside below 2^-64 (float64 from balls)."""
     ev = Evaluator(law, values)

@@ -31,7 +31,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from dpcheck.errors import InputError
-from dpcheck.inputs.numbers import shown
+from dpcheck.inputs.numbers import parse_number, shown
 from dpcheck.numeric.names import canonical_mechanism
 from dpcheck.sampling.goodness import (
     Check,
@@ -275,10 +275,16 @@ def law_view(mechanism: object, params: Mapping[str, object]) -> Any:
     from dpcheck.laws.quantities import bounded_name, is_law_name
 
     if isinstance(mechanism, str) and is_law_name(mechanism) and bounded_name(mechanism):
-        raise InputError(
-            f"{mechanism!r}: dpcheck.testing does not take a bounded noise law yet (its exact"
-            " values are in `dpcheck eval`); expected a noise law or a mechanism of the algebra"
-        )
+        from dpcheck.laws.float64 import BoundedAt
+
+        bounding, law = bounded_name(mechanism)  # type: ignore[misc]
+        values = dict(params)
+        where = {}
+        for key in ("s", "c0", "c1"):
+            if key not in values:
+                raise InputError(f"{mechanism} needs {key} (the input s in [c0, c1], c0 < c1)")
+            where[key] = float(parse_number(key, values.pop(key)))
+        return BoundedAt(law, law.parse(values), bounding, where["s"], where["c0"], where["c1"])
     if isinstance(mechanism, NoiseLaw) or is_law_name(mechanism):
         from dpcheck.laws import registry
         from dpcheck.laws.float64 import LawAt
