@@ -117,15 +117,16 @@ def plan(
     dlt = 0.0 if delta is None else float(profile.parse_delta(delta))
     nb = profile.neighbours(mechanism, sensitivity, lower, upper, scale)
     if scale is None:
-        if nb.base == "gaussian":
+        default = getattr(nb.law, "_pure_dp_scale", None)
+        if default is None:
             raise InputError(
-                f"{nb.mechanism} needs --scale (sigma): the Gaussian has no default scale"
-                " from epsilon alone"
+                f"{nb.mechanism} needs --scale ({nb.law.scale}): the {nb.law.name} law has no"
+                " default scale from epsilon alone"
             )
         exact_eps = parse_number("epsilon", epsilon)
         if exact_eps == 0:
             raise InputError("epsilon=0 gives no default scale delta1/epsilon; give --scale")
-        nb = nb.with_scale(nb.sensitivity / exact_eps)
+        nb = nb.with_scale(default(nb.sensitivity, exact_eps))
         source = "default delta1/epsilon"
     else:
         source = "given"

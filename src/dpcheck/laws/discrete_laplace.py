@@ -20,6 +20,8 @@ r = 1/b = -log α):
 
 from __future__ import annotations
 
+import math
+from collections.abc import Mapping
 from fractions import Fraction
 
 import numpy as np
@@ -35,8 +37,24 @@ class DiscreteLaplace(NoiseLaw):
     """The discrete Laplace law with its exact float64 draws."""
 
     @staticmethod
-    def _draw_theta(values: dict[str, Fraction]) -> float:
-        return 1.0 / float(values["scale"])
+    def _draw_theta(values: Mapping[str, Floats]) -> Floats:
+        """θ = the rate 1/b (floats or arrays of the parameters)."""
+        return 1.0 / values["scale"]
+
+    @staticmethod
+    def _pure_dp_scale(sensitivity: Fraction, epsilon: Fraction) -> Fraction:
+        """The textbook scale Δ/ε of ε-DP for x + Z (Ghosh, Roughgarden and Sundararajan
+        2009): the audit's default."""
+        return sensitivity / epsilon
+
+    @staticmethod
+    def _standard_fourth_moment(scale: float) -> float:
+        """E(Z/b)⁴ with α = e^{-1/b}: E Z⁴ = 2α(1 + 10α + α²)/(1 - α)⁴ (from
+        Σ m⁴ α^m = α(1 + 11α + 11α² + α³)/(1 - α)⁵), divided by b⁴, written with
+        (1 - α)·b = -expm1(-1/b)·b in (0, 1] so that nothing overflows at large b."""
+        a = math.exp(-1.0 / scale)
+        one_minus_b = -math.expm1(-1.0 / scale) * scale
+        return 2.0 * a * (1.0 + 10.0 * a + a * a) / one_minus_b**4
 
     @staticmethod
     def _noise_draws(gen: np.random.Generator, n: int, rate: Floats) -> Floats:

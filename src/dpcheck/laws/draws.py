@@ -5,7 +5,8 @@ pattern, :mod:`dpcheck.laws.noise`): through optional methods, each for one bloc
 ``k`` draws whose parameters are scalars or arrays of length ``k``:
 
 * ``_noise_draws(gen, k, theta)``: k draws of the noise Z, at the law's *draw
-  parameter* θ (``_draw_theta(values)`` gives it from the law's parameters: λ for the
+  parameter* θ (``_draw_theta(values)`` gives it from the law's parameters, floats or
+  arrays: λ for the
   Laplace, σ for the Gaussian, the rate 1/b for the discrete Laplace);
 * ``_truncated_draws(gen, k, s, c0, c1, theta)``: s + Z conditioned on [c0, c1]
   (Liu 2019, Definition 2(a));

@@ -382,7 +382,7 @@ def sampler(law: NoiseLaw, values: dict[str, Fraction]):  # type: ignore[no-unty
     """A function (rng, n) -> n draws of Z (float64; integers on the lattice)."""
     own = getattr(law, "_noise_draws", None)
     if own is not None:
-        theta = law._draw_theta(values)  # type: ignore[attr-defined]
+        theta = law._draw_theta({k: float(v) for k, v in values.items()})  # type: ignore[attr-defined]
 
         def draw_own(rng: np.random.Generator, size: int) -> np.ndarray:
             return np.asarray(own(rng, size, theta), dtype=np.float64)
@@ -422,7 +422,7 @@ def bounded_sampler(  # type: ignore[no-untyped-def]
         raise InputError(f"folded {law.name}: folding is defined for laws on the real line")
     if hasattr(law, needs[bounding]) and hasattr(law, "_draw_theta"):
         block = draws.block(law, bounding)
-        theta = law._draw_theta(values)
+        theta = law._draw_theta({k: float(v) for k, v in values.items()})  # type: ignore[attr-defined]
 
         def draw_own(rng: np.random.Generator, size: int) -> np.ndarray:
             return block(rng, size, s, c0, c1, theta)

@@ -21,7 +21,7 @@ gives its float64 draws (:mod:`dpcheck.laws.draws`; draw parameter θ = σ):
 from __future__ import annotations
 
 import math
-from fractions import Fraction
+from collections.abc import Mapping
 
 import numpy as np
 import sympy as sp
@@ -39,8 +39,14 @@ class Gaussian(NoiseLaw):
     """The Gaussian law with its float64 draws."""
 
     @staticmethod
-    def _draw_theta(values: dict[str, Fraction]) -> float:
-        return float(values["sigma"])
+    def _draw_theta(values: Mapping[str, Floats]) -> Floats:
+        """θ = σ (floats or arrays of the parameters)."""
+        return values["sigma"]
+
+    @staticmethod
+    def _standard_fourth_moment(scale: float) -> float:
+        """E(Z/σ)⁴ = 3."""
+        return 3.0
 
     @staticmethod
     def _noise_draws(gen: np.random.Generator, k: int, sigma: Floats) -> Floats:

@@ -28,6 +28,7 @@ float64 draws (:mod:`dpcheck.laws.draws`; draw parameter θ = λ):
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from fractions import Fraction
 
 import numpy as np
@@ -43,8 +44,19 @@ class Laplace(NoiseLaw):
     """The Laplace law with its exact float64 draws."""
 
     @staticmethod
-    def _draw_theta(values: dict[str, Fraction]) -> float:
-        return float(values["lam"])
+    def _draw_theta(values: Mapping[str, Floats]) -> Floats:
+        """θ = λ (floats or arrays of the parameters)."""
+        return values["lam"]
+
+    @staticmethod
+    def _pure_dp_scale(sensitivity: Fraction, epsilon: Fraction) -> Fraction:
+        """The textbook scale Δ/ε of ε-DP for x + Z (Dwork et al. 2006): the audit's default."""
+        return sensitivity / epsilon
+
+    @staticmethod
+    def _standard_fourth_moment(scale: float) -> float:
+        """E(Z/λ)⁴ = 24 (E|L|^k = k! for the standard Laplace)."""
+        return 24.0
 
     @staticmethod
     def _noise_draws(gen: np.random.Generator, k: int, lam: Floats) -> Floats:

@@ -70,6 +70,7 @@ from dpcheck.numeric.names import canonical_mechanism, parts
 
 if TYPE_CHECKING:  # laws.calibrate imports this module: the one result type, by name only
     from dpcheck.laws.calibrate import Calibration
+    from dpcheck.laws.noise import NoiseLaw
 
 #: significant digits of every printed privacy number
 DIGITS = 13
@@ -109,11 +110,16 @@ class Neighbours:
         return self.bounding != "none"
 
     @property
-    def lattice(self) -> bool:
-        """Whether the outputs are integers: the law object of the base says so."""
+    def law(self) -> NoiseLaw:
+        """The law object of the base (:func:`dpcheck.laws.registry.of_base`)."""
         from dpcheck.laws import registry
 
-        return registry.get(registry.of_base(self.base)).is_lattice
+        return registry.get(registry.of_base(self.base))
+
+    @property
+    def lattice(self) -> bool:
+        """Whether the outputs are integers: the law object of the base says so."""
+        return self.law.is_lattice
 
     @property
     def step(self) -> Fraction:

@@ -374,21 +374,15 @@ def median_of_means(values: np.ndarray, blocks: int) -> float:
 
 
 def base_fourth_moment(base: str, scale: float) -> float:
-    """E((X - s)/θ)⁴ of the base law about its centre s, in units of its scale θ.
+    """E((X - s)/θ)⁴ of the base law about its centre s, in units of its scale θ: the law
+    object's float64 formula (``_standard_fourth_moment``: Laplace 24, Gaussian 3, the
+    discrete Laplace's rational function of α, :mod:`dpcheck.laws`).
+    tests/test_sampling_mechanisms.py checks each against mpmath quadrature / summation of
+    the base law."""
+    from dpcheck.laws import registry
 
-    Laplace: E(λE1 - λE2)⁴/λ⁴ = 24 (E|L|^k = k! for the standard Laplace);
-    Gaussian: 3; two-sided geometric with α = e^{-1/b}, θ = b:
-    E Z⁴ = 2α(1 + 10α + α²)/(1 - α)⁴ (from Σ m⁴ α^m = α(1 + 11α + 11α² + α³)/(1 - α)⁵),
-    divided by b⁴.  tests/test_sampling_mechanisms.py checks each against
-    mpmath quadrature / summation of the base law.
-    """
-    if base == "laplace":
-        return 24.0
-    if base == "gaussian":
-        return 3.0
-    a = math.exp(-1.0 / scale)
-    one_minus_b = -math.expm1(-1.0 / scale) * scale  # (1 - α)·b, in (0, 1]
-    return 2.0 * a * (1.0 + 10.0 * a + a * a) / one_minus_b**4
+    law = registry.get(registry.of_base(base))
+    return float(law._standard_fourth_moment(scale))  # type: ignore[attr-defined]
 
 
 class _Law:
@@ -399,11 +393,13 @@ class _Law:
     """
 
     def __init__(self, name: str, values: Mapping[str, object]) -> None:
+        from dpcheck.laws import registry
         from dpcheck.numeric import mechanism_params
-        from dpcheck.numeric.names import BASES, parts
+        from dpcheck.numeric.names import parts
 
         self.name = name
         self.bounding, self.base = parts(name)
+        self.noise = registry.get(registry.of_base(self.base))
         p = mechanism_params.parse(name, values)
         self.s = float(p.s)
         self.c0 = -math.inf if p.c0 is None else float(p.c0)
@@ -416,7 +412,7 @@ class _Law:
             self.scale = -1.0 / math.log(float(p.alpha))
         else:
             assert p.scale is not None
-            kw[BASES[self.base]] = float(p.scale)
+            kw[self.noise.scale] = float(p.scale)
             self.scale = float(p.scale)
         self.kw = kw
 
@@ -426,15 +422,14 @@ class _Law:
         underflows nor overflows at extreme scales.  The geometric base is only shifted
         (its lattice must stay the integers): ``unit`` must then be 1."""
         from dpcheck.numeric import fast_mechanisms
-        from dpcheck.numeric.names import BASES
 
-        if self.base == "geometric":
+        if self.lattice:
             assert unit == 1.0
             kw = dict(self.kw, s=0.0)
             if self.bounding != "none":
                 kw.update(c0=self.c0 - self.s, c1=self.c1 - self.s)
         else:
-            kw = {"s": 0.0, BASES[self.base]: self.scale / unit}
+            kw = {"s": 0.0, self.noise.scale: self.scale / unit}
             if self.bounding != "none":
                 kw.update(c0=(self.c0 - self.s) / unit, c1=(self.c1 - self.s) / unit)
         return float(fast_mechanisms.evaluate(f"{self.name}.{quantity}", **kw))
@@ -451,8 +446,8 @@ class _Law:
 
     @property
     def lattice(self) -> bool:
-        """Whether the law lives on the integers (the two-sided geometric base)."""
-        return self.base == "geometric"
+        """Whether the law lives on the integers: the base's law object says so."""
+        return self.noise.is_lattice
 
     def fourth_moment(self) -> float:
         """E((X - s)/θ)⁴ of the base law (:func:`base_fourth_moment`)."""
@@ -471,7 +466,7 @@ class _Law:
             p0, p1 = self.point_masses()
             out += [("c0", self.c0, p0)] if math.isfinite(self.c0) else []
             out += [("c1", self.c1, p1)] if math.isfinite(self.c1) else []
-        if self.base == "geometric":
+        if self.lattice:
             have = {y for _, y, _ in out}
             for label, y in (("s", self.s), ("c0", self.c0), ("c1", self.c1)):
                 if math.isfinite(y) and y not in have:
@@ -582,7 +577,7 @@ def _check_any(
     # every moment in units of min(scale, R): no overflow or underflow at extreme scales
     # (the geometric base in units of 1: its lattice is the integers)
     unit = min(law.scale, law.c1 - law.c0) if bounded else law.scale
-    if law.base == "geometric":
+    if law.lattice:
         unit = 1.0
     bias, var, mse = (law.standard_moment(q, unit) for q in ("bias", "var", "mse"))
     width = (law.c1 - law.c0) / unit if bounded else None
@@ -608,7 +603,7 @@ def _check_any(
             unit * unit,
         )
     )
-    if law.base == "geometric":
+    if law.lattice:
         ks, y, side, f_n, f = ks_witness(x, law.cdf, left=lambda ys: law.cdf(ys) - law.pmf(ys))
     else:
         ks, y, side, f_n, f = ks_witness(x, law.cdf, [(y, p) for _, y, p in atoms])
@@ -639,13 +634,13 @@ def _support_check(x: np.ndarray, law: _Law) -> Check:
     not integers.  Each has probability 0 under the law, so this check has false alarm 0
     and takes no share of alpha."""
     outside = ~np.isfinite(x) | (x < law.c0) | (x > law.c1)
-    if law.base == "geometric":
+    if law.lattice:
         outside |= np.isfinite(x) & (x != np.floor(x))
     bad = int(np.count_nonzero(outside))
     lo = "(-inf" if math.isinf(law.c0) else f"[{law.c0!r}"
     hi = "inf)" if math.isinf(law.c1) else f"{law.c1!r}]"
     support = "finite" if lo == "(-inf" and hi == "inf)" else f"in {lo}, {hi}"
-    if law.base == "geometric":
+    if law.lattice:
         support = "integers" + ("" if support == "finite" else f" {support}")
     detail = f"{bad}/{x.size} draws not {support}"
     if bad:

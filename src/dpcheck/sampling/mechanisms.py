@@ -40,10 +40,11 @@ from numpy.typing import ArrayLike
 from dpcheck.errors import InputError
 from dpcheck.inputs.numbers import parse_number, shown
 from dpcheck.laws import draws, registry
+from dpcheck.laws.noise import NoiseLaw
 from dpcheck.numeric.arrays import Floats
 from dpcheck.numeric.mechanism_params import INFINITE, scale_words
 from dpcheck.numeric.mechanism_params import allowed as allowed_keys
-from dpcheck.numeric.names import BASES, canonical_mechanism, parts
+from dpcheck.numeric.names import canonical_mechanism, parts
 from dpcheck.sampling import samplers
 from dpcheck.sampling.samplers import Size, generator
 
@@ -127,9 +128,10 @@ def _at(index: tuple[int, ...]) -> str:
     return f" (at index {index[0] if len(index) == 1 else index})"
 
 
-def _theta(base: str, values: Mapping[str, object]) -> Floats:
-    """The scale λ or σ; for the geometric base the rate r = 1/b = -log α."""
-    own = BASES[base]
+def _theta(law: NoiseLaw, base: str, values: Mapping[str, object]) -> tuple[Floats, Floats]:
+    """(the scale, the law's draw parameter θ): λ or σ, for the discrete Laplace (base
+    'geometric') b and the rate r = 1/b = -log α (``law._draw_theta``)."""
+    own = law.scale
     given = list(dict.fromkeys(k for k in (own, "scale", "alpha", "epsilon") if k in values))
     if "sensitivity" in values and "epsilon" not in values:
         raise InputError("sensitivity needs epsilon too (λ = sensitivity/epsilon)")
@@ -147,18 +149,18 @@ def _theta(base: str, values: Mapping[str, object]) -> Floats:
             lam = sens / eps
         if not np.all(np.isfinite(lam)):
             raise InputError("sensitivity/epsilon overflows float64 (expected a finite λ)")
-        return lam
+        return lam, law._draw_theta({own: lam})
     if key == "alpha":
         a = _array("alpha", values["alpha"])
         bad = ~((a > 0) & (a < 1))
         if bad.any():
             raise InputError(f"alpha={_first(a, bad)} must lie strictly between 0 and 1")
-        return -np.log(a)
+        rate = -np.log(a)
+        with np.errstate(divide="ignore"):
+            return 1.0 / rate, rate
     scale = _positive(key, values[key])
-    if base == "geometric":
-        with np.errstate(over="ignore"):
-            return 1.0 / scale  # 1/b underflows to 0 only for b > 1e308: refused below
-    return scale
+    with np.errstate(over="ignore"):
+        return scale, law._draw_theta({own: scale})  # a rate 1/b underflows: refused below
 
 
 def _positive(name: str, value: object) -> Floats:
@@ -180,6 +182,7 @@ def parameters(
     """
     name = canonical_mechanism(mechanism)
     bounding, base = parts(name)
+    law = registry.get(registry.of_base(base))
     allowed = list(allowed_keys(bounding, base))
     unknown = [k for k in values if k not in allowed]
     if unknown:
@@ -198,7 +201,7 @@ def parameters(
         c0, c1 = np.asarray(-math.inf), np.asarray(math.inf)
     else:
         c0, c1 = _array("c0", values["c0"], -1), _array("c1", values["c1"], 1)
-    theta = _theta(base, values)
+    scale, theta = _theta(law, base, values)
     arrays = [s, c0, c1, theta]
     try:
         shape = np.broadcast_shapes(*(a.shape for a in arrays))
@@ -233,21 +236,21 @@ def parameters(
                 f"s={float(s_[i])!r} is outside [c0, c1] = [{float(c0_[i])!r},"
                 f" {float(c1_[i])!r}]{_at(i)}; the bounded mechanisms need c0 <= s <= c1"
             )
-    if base == "geometric":
+    if law.is_lattice:
         for key, arr in (("s", s), ("c0", c0), ("c1", c1)):
             fractional = np.isfinite(arr) & (np.floor(arr) != arr)
             if fractional.any():
                 raise InputError(
-                    f"{key}={_first(arr, fractional)} must be an integer: the geometric base"
+                    f"{key}={_first(arr, fractional)} must be an integer: the {base} base"
                     " lives on the integers"
                 )
-        zero = ~(theta > 0)
-        if zero.any():
-            raise InputError(
-                f"the geometric scale is too large{_at(_where(zero))}"
-                " (1/scale underflows float64; expected scale <= 1e308)"
-            )
-    _check_reach(base, bounding, s, c0, c1, theta, shape)
+    zero = ~(theta > 0)
+    if zero.any():
+        raise InputError(
+            f"the {base} scale is too large{_at(_where(zero))}"
+            " (its draw parameter 1/scale underflows float64; expected scale <= 1e308)"
+        )
+    _check_reach(law.scale, bounding, s, c0, c1, scale, shape)
     return name, (s, c0, c1, theta), shape
 
 
@@ -256,12 +259,11 @@ def parameters(
 _REACH = 64.0
 
 
-def _check_reach(base: str, bounding: str, s, c0, c1, theta, shape) -> None:  # type: ignore[no-untyped-def]
+def _check_reach(key: str, bounding: str, s, c0, c1, scale, shape) -> None:  # type: ignore[no-untyped-def]
     """Refuse a law that is unbounded on a side and reaches beyond float64's range there:
     |s| + 64 scales > 1e308 would give draws of ±inf (or NaN, inf - inf, in the geometric
     base's difference of two floors), which no float64 sampler can avoid."""
-    with np.errstate(over="ignore", divide="ignore"):
-        scale = 1.0 / theta if base == "geometric" else theta
+    with np.errstate(over="ignore"):
         reach = np.abs(s) + _REACH * scale
     if bounding == "none":
         open_side = np.ones(shape, dtype=bool)
@@ -270,7 +272,6 @@ def _check_reach(base: str, bounding: str, s, c0, c1, theta, shape) -> None:  # 
     bad = np.broadcast_to(open_side & ~(reach <= 1e308), shape)
     if bad.any():
         i = _where(bad)
-        key = "scale" if base == "geometric" else BASES[base]
         value = float(np.broadcast_to(scale, shape)[i])
         raise InputError(
             f"s={float(np.broadcast_to(s, shape)[i])!r}, {key}={value!r}{_at(i)}: draws of this"

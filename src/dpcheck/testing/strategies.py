@@ -36,7 +36,7 @@ from typing import Any
 
 from hypothesis import strategies as st
 
-from dpcheck.numeric.names import ALIASES, BASES, MECHANISM_NAMES, parts
+from dpcheck.numeric.names import ALIASES, MECHANISM_NAMES, parts
 
 #: the default range of scales (λ, σ, b)
 SCALES = (1e-8, 1e300)
@@ -145,9 +145,12 @@ def params(
     strategy (default :func:`scales` over [1e-8, 1e300]), ``widths`` the range of c1 - c0,
     ``location`` the magnitude of the bounds and s, ``one_sided=False`` keeps both bounds
     finite."""
+    from dpcheck.laws import registry
+
     bounding, base = parts(mechanism)
+    law = registry.get(registry.of_base(base))
     theta = scale if scale is not None else scales()
-    if base == "geometric":
+    if law.is_lattice:
         return _integer(
             bounding,
             theta,
@@ -155,7 +158,7 @@ def params(
             int(min(location, 2**52)),
             one_sided,
         )
-    return _continuous(bounding, BASES[base], theta, widths, location, one_sided)
+    return _continuous(bounding, law.scale, theta, widths, location, one_sided)
 
 
 def cases(*, aliases: bool = False, **options: Any) -> st.SearchStrategy[tuple[str, dict]]:
