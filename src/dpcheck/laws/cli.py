@@ -195,14 +195,14 @@ def _additive(args: argparse.Namespace, calibrating: bool = False,
     return law, params, _sensitivity(args, law)
 
 
-def _bounded(args: argparse.Namespace):  # type: ignore[no-untyped-def]
-    """``privacy truncated-<law>`` / ``clamped-<law>`` with ``--lower c0 --upper c1``."""
-    from dpcheck.laws.bounded_privacy import BOUNDINGS, BoundedMechanism
-
+def _bounded_options(args: argparse.Namespace, boundings: tuple[str, ...]) -> tuple[str, NoiseLaw]:
+    """(bounding, law) of a ``<bounding>-<law>`` name, with the options a bounded law
+    takes: ``--lower`` and ``--upper`` required, ``--plot``, ``--brute-force`` and
+    ``--radius`` refused."""
     found = bounded_name(args.mechanism)
     assert found is not None
     bounding, law = found
-    if bounding not in BOUNDINGS:
+    if bounding not in boundings:
         raise InputError(
             f"{args.mechanism}: privacy is derived for truncated and clamped outputs (folding"
             f" is post-processing of x + Z: `dpcheck privacy {law.name}` bounds its delta)"
@@ -214,6 +214,14 @@ def _bounded(args: argparse.Namespace):  # type: ignore[no-untyped-def]
     for key in ("lower", "upper"):
         if getattr(args, key) is None:
             raise InputError(f"{args.mechanism} needs --{key} (bounds c0 < c1)")
+    return bounding, law
+
+
+def _bounded(args: argparse.Namespace):  # type: ignore[no-untyped-def]
+    """``privacy truncated-<law>`` / ``clamped-<law>`` with ``--lower c0 --upper c1``."""
+    from dpcheck.laws.bounded_privacy import BOUNDINGS, BoundedMechanism
+
+    bounding, law = _bounded_options(args, BOUNDINGS)
     params = _law_values(args, law, calibrating=True)
     return BoundedMechanism(
         law, params, bounding, parse_number("lower", args.lower),
@@ -285,16 +293,7 @@ def _bounded_audit(args: argparse.Namespace):  # type: ignore[no-untyped-def]
     from dpcheck.laws.bounded import Bounded
     from dpcheck.laws.float64 import bounded_sampler
 
-    found = bounded_name(args.mechanism)
-    assert found is not None
-    bounding, law = found
-    for option in ("plot", "brute_force", "radius"):
-        if getattr(args, option, None) not in (None, False):
-            flag = "--" + option.replace("_", "-")
-            raise InputError(f"{flag}: not available for the bounded law {args.mechanism!r}")
-    for key in ("lower", "upper"):
-        if getattr(args, key) is None:
-            raise InputError(f"{args.mechanism} needs --{key} (bounds c0 < c1)")
+    bounding, law = _bounded_options(args, ("truncated", "clamped", "folded"))
     params = _law_values(args, law)
     d = _sensitivity(args, law)
     c0, c1 = parse_number("lower", args.lower), parse_number("upper", args.upper)

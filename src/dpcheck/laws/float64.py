@@ -36,7 +36,32 @@ def _float(ball: flint.arb) -> float:
     return float(to_mpf(ball.mid()))
 
 
-class LawAt:
+class _Moments:
+    """``standard_moment`` and ``fourth_moment`` (what ``dpcheck.testing`` reads) from the
+    moments about the centre s, E (Y - s)^k (``_about_s``)."""
+
+    scale: float
+
+    def _about_s(self, k: int) -> float:
+        raise NotImplementedError
+
+    def standard_moment(self, quantity: str, unit: float) -> float:
+        """bias/unit, var/unit² or mse/unit² of Y (bias = E (Y - s))."""
+        m1, m2 = self._about_s(1), self._about_s(2)
+        if quantity == "bias":
+            return m1 / unit
+        if quantity == "var":
+            return (m2 - m1 * m1) / unit**2
+        if quantity == "mse":
+            return m2 / unit**2
+        raise KeyError(quantity)
+
+    def fourth_moment(self) -> float:
+        """E((Y - s)/scale)⁴."""
+        return self._about_s(4) / self.scale**4
+
+
+class LawAt(_Moments):
     """A noise law centred at ``s`` with exact parameters, in float64 (the interface of
     :class:`dpcheck.sampling.goodness._Law` that ``dpcheck.testing`` reads)."""
 
@@ -68,23 +93,12 @@ class LawAt:
         return Evaluator(self.law, self.values)
 
     def moment(self, order: int) -> float:
+        """E Z^order (certified, rounded to float64)."""
         with precision(20):
             return _float(self._ev().moment(order).ball)
 
-    def standard_moment(self, quantity: str, unit: float) -> float:
-        """bias/unit, var/unit² or mse/unit² of s + Z (bias = E Z)."""
-        m1, m2 = self.moment(1), self.moment(2)
-        if quantity == "bias":
-            return m1 / unit
-        if quantity == "var":
-            return (m2 - m1 * m1) / unit**2
-        if quantity == "mse":
-            return m2 / unit**2
-        raise KeyError(quantity)
-
-    def fourth_moment(self) -> float:
-        """E((X - s)/scale)⁴."""
-        return self.moment(4) / self.scale**4
+    def _about_s(self, k: int) -> float:
+        return self.moment(k)
 
     def cdf(self, ys: np.ndarray) -> np.ndarray:
         z = np.asarray(ys, dtype=np.float64) - self.s
@@ -179,7 +193,7 @@ class LawAt:
         return [("s", self.s, float(self.pmf(np.array([self.s]))[0]))]
 
 
-class BoundedAt:
+class BoundedAt(_Moments):
     """``bounding``(s + Z) into [c0, c1] in float64: the face :class:`LawAt` gives
     ``dpcheck.testing`` (moments, CDF, pmf, atoms), for the truncated and clamped laws.
 
@@ -232,25 +246,10 @@ class BoundedAt:
                     " (expected a scale at most about 1e9 times c1 - c0)"
                 )
 
-    def _raw(self, k: int) -> float:
-        """E (Y - s)^k."""
+    def _about_s(self, k: int) -> float:
+        """E (Y - s)^k: the raw moment of the law of Y - s, so nothing cancels at large s."""
         with precision(20):
             return _float(self.exact.raw_moment(k))
-
-    def standard_moment(self, quantity: str, unit: float) -> float:
-        """bias/unit, var/unit² or mse/unit² of Y."""
-        m1, m2 = self._raw(1), self._raw(2)
-        if quantity == "bias":
-            return m1 / unit
-        if quantity == "var":
-            return (m2 - m1 * m1) / unit**2
-        if quantity == "mse":
-            return m2 / unit**2
-        raise KeyError(quantity)
-
-    def fourth_moment(self) -> float:
-        """E((Y - s)/scale)⁴."""
-        return self._raw(4) / self.scale**4
 
     def _lattice_cdf(self, ys: np.ndarray) -> np.ndarray:
         values, inverse = np.unique(np.floor(ys - self.s), return_inverse=True)
