@@ -178,6 +178,8 @@ def test_the_bounded_sampler_refuses_what_is_not_a_bounded_law():
         ((dg, {"sigma": F(1)}, "reflected", 0.0, 0.0, 3.0), "bounding 'reflected'"),
         ((dg, {"sigma": F(1)}, "clamped", 4.0, 0.0, 3.0), "expected c0 <= s <= c1"),
         ((dg, {"sigma": F(1)}, "clamped", 1.0, 3.0, 3.0), "expected c0 <= s <= c1, c0 < c1"),
+        ((registry.get("gaussian"), {"sigma": F(10**7)}, "folded", 0.0, 0.0, 3.0),
+         "expected a scale at most 10\\^6 times"),
     ]
     for args, message in cases:
         with pytest.raises(InputError, match=message) as info:

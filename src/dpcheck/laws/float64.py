@@ -408,7 +408,8 @@ def bounded_sampler(  # type: ignore[no-untyped-def]
     pmf table restricted to it on the lattice, scipy's polynomial inversion on that
     domain on the real line); ``folded`` reflects s + Z into [c0, c1] in float64
     (y -> c0 + min(t, 2R - t), t = (y - c0) mod 2R: exact in law up to the rounding of
-    s + Z, so not meant for scales many orders above R).
+    s + Z, which is refused once the scale passes 10^6·R: the reflected position would
+    keep fewer than about 30 bits).
     """
     from dpcheck.laws import draws
 
@@ -427,6 +428,13 @@ def bounded_sampler(  # type: ignore[no-untyped-def]
             return block(rng, size, s, c0, c1, theta)
 
         return draw_own
+    if bounding == "folded" and float(values[law.scale]) > 1e6 * (c1 - c0):
+        raise InputError(
+            f"folded {law.name} at {law.scale} = {float(values[law.scale]):.3g} on"
+            f" [{c0!r}, {c1!r}]: the generic fold reflects float64 draws, whose position"
+            " modulo 2(c1 - c0) is lost at this scale (expected a scale at most 10^6 times"
+            " c1 - c0)"
+        )
     if bounding == "truncated":
         if law.is_lattice:
             ks, p = _lattice_table(law, values)
