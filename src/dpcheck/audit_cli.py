@@ -63,7 +63,7 @@ def _number(value: Fraction) -> int | float:
     return _float("neighbour", value)
 
 
-def _pair(a: Fraction, b: Fraction, lattice: bool) -> tuple[int | float, int | float]:
+def neighbour_pair(a: Fraction, b: Fraction, lattice: bool) -> tuple[int | float, int | float]:
     """The pair as the sampler's inputs, refused when float64 cannot keep it apart."""
     if lattice and max(abs(a), abs(b)) > 2**53:
         raise InputError(
@@ -133,7 +133,7 @@ def plan(
     for name, value in (("scale", nb.scale), ("lower", nb.lower), ("upper", nb.upper)):
         if value is not None:
             _float(name, value)
-    chosen = tuple(_pair(a, b, nb.lattice) for a, b in pairs(nb))
+    chosen = tuple(neighbour_pair(a, b, nb.lattice) for a, b in pairs(nb))
     return Plan(nb, source, eps, dlt, chosen)
 
 

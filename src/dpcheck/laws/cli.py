@@ -186,7 +186,7 @@ def _additive(args: argparse.Namespace, calibrating: bool = False,
     """The law (``--radius``: truncated), its parameters (``--scale``, ``--set``) and Δ."""
     _refuse_unsupported(args)
     assert user_law(args) is not None or bounded_name(args.mechanism) is None  # routed before
-    law = user_law(args) or registry.get(registry.of_base(args.mechanism))
+    law = user_law(args) or registry.of_base(args.mechanism)
     if getattr(args, "radius", None) is not None:
         from dpcheck.laws.transforms import truncate_noise
 
@@ -289,7 +289,7 @@ def _bounded_audit(args: argparse.Namespace):  # type: ignore[no-untyped-def]
     generic ones)."""
     import math
 
-    from dpcheck.audit_cli import edge_pairs
+    from dpcheck.audit_cli import edge_pairs, neighbour_pair
     from dpcheck.laws.bounded import Bounded
     from dpcheck.laws.float64 import bounded_sampler
 
@@ -306,13 +306,8 @@ def _bounded_audit(args: argparse.Namespace):  # type: ignore[no-untyped-def]
                              " expected a sensitivity of at least 1")
     Bounded(law, params, bounding, c0, c0, c1)  # validates the bounds and the bounding
     step = min(Fraction(math.floor(d)) if law.is_lattice else d, c1 - c0)
-    exact = edge_pairs(c0, c1, step, law.is_lattice)
-    number = int if law.is_lattice else float
-    pairs = [(number(a), number(b)) for a, b in exact]
-    for (a, b), (x, y) in zip(exact, pairs, strict=True):
-        if x == y or (law.is_lattice and max(abs(a), abs(b)) > 2**53):
-            raise InputError(f"the neighbours ({short(a)}, {short(b)}) are not distinct in"
-                             " float64; the bounds are too far from 0 for the sensitivity")
+    pairs = [neighbour_pair(a, b, law.is_lattice)
+             for a, b in edge_pairs(c0, c1, step, law.is_lattice)]
     lo, hi = float(c0), float(c1)
     drawers: dict[float, object] = {}
 

@@ -26,7 +26,7 @@ sampler is :func:`dpcheck.laws.float64.sampler`.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 
 import numpy as np
 
@@ -74,10 +74,32 @@ def pick(index: np.ndarray, options: list) -> Floats:
     return stacked.reshape(-1)[index * k + np.arange(k)]
 
 
-def _method(law: NoiseLaw, name: str, bounding: str) -> Draw:
+#: the method each bounding needs of the law (the clamp is the same transformation of any
+#: law that draws its noise)
+NEEDS = {
+    "none": "_noise_draws",
+    "clamped": "_noise_draws",
+    "truncated": "_truncated_draws",
+    "folded": "_folded_draws",
+}
+
+
+def has_own(law: NoiseLaw, bounding: str) -> bool:
+    """Whether the law draws ``bounding``(s + Z) itself (else the scalar generic route of
+    :func:`dpcheck.laws.float64.bounded_sampler`)."""
+    return hasattr(law, NEEDS[bounding])
+
+
+def theta(law: NoiseLaw, values: Mapping[str, object]) -> Floats:
+    """The law's draw parameter at its (exact or float) parameters."""
+    return law._draw_theta({k: float(v) for k, v in values.items()})  # type: ignore[attr-defined, arg-type]
+
+
+def _method(law: NoiseLaw, bounding: str) -> Draw:
+    name = NEEDS[bounding]
     method = getattr(law, name, None)
     if method is None:
-        what = "noise" if bounding == "none" else f"{bounding} {law.name}"
+        what = "noise" if bounding in ("none", "clamped") else f"{bounding} {law.name}"
         raise InputError(
             f"{law.name} has no vectorised float64 sampler of the {what} (expected a law"
             f" with {name}; dpcheck.laws.float64.sampler draws any law at scalar parameters)"
@@ -90,9 +112,9 @@ def block(law: NoiseLaw, bounding: str) -> Draw:
     if bounding not in BOUNDINGS:
         raise InputError(f"bounding {bounding!r} (expected one of: {', '.join(BOUNDINGS)})")
     if bounding in ("truncated", "folded"):
-        own = _method(law, f"_{bounding}_draws", bounding)
+        own = _method(law, bounding)
         return lambda gen, k, s, c0, c1, theta: clip(own(gen, k, s, c0, c1, theta), c0, c1)
-    noise = _method(law, "_noise_draws", "none")
+    noise = _method(law, bounding)
 
     def shifted(gen: np.random.Generator, k: int, s, c0, c1, theta) -> Floats:  # type: ignore[no-untyped-def]
         y = noise(gen, k, theta)
@@ -102,4 +124,6 @@ def block(law: NoiseLaw, bounding: str) -> Draw:
     return shifted
 
 
-__all__ = ["BOUNDINGS", "block", "clip", "pick", "truncated_exponential"]
+__all__ = [
+    "BOUNDINGS", "NEEDS", "block", "clip", "has_own", "pick", "theta", "truncated_exponential",
+]

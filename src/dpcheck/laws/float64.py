@@ -379,9 +379,10 @@ def _polynomial_inversion(
 
 def sampler(law: NoiseLaw, values: dict[str, Fraction]):  # type: ignore[no-untyped-def]
     """A function (rng, n) -> n draws of Z (float64; integers on the lattice)."""
-    own = getattr(law, "_noise_draws", None)
-    if own is not None:
-        theta = law._draw_theta({k: float(v) for k, v in values.items()})  # type: ignore[attr-defined]
+    from dpcheck.laws import draws
+
+    if draws.has_own(law, "none"):
+        own, theta = law._noise_draws, draws.theta(law, values)  # type: ignore[attr-defined]
 
         def draw_own(rng: np.random.Generator, size: int) -> np.ndarray:
             return np.asarray(own(rng, size, theta), dtype=np.float64)
@@ -415,14 +416,12 @@ def bounded_sampler(  # type: ignore[no-untyped-def]
 
     if not (c0 < c1 and c0 <= s <= c1):
         raise InputError(f"s = {s!r}, [c0, c1] = [{c0!r}, {c1!r}]: expected c0 <= s <= c1, c0 < c1")
-    needs = {"clamped": "_noise_draws", "truncated": "_truncated_draws", "folded": "_folded_draws"}
-    if bounding not in needs:
-        raise InputError(f"bounding {bounding!r} (expected one of: {', '.join(needs)})")
+    if bounding not in ("truncated", "clamped", "folded"):
+        raise InputError(f"bounding {bounding!r} (expected one of: truncated, clamped, folded)")
     if bounding == "folded" and law.is_lattice:
         raise InputError(f"folded {law.name}: folding is defined for laws on the real line")
-    if hasattr(law, needs[bounding]) and hasattr(law, "_draw_theta"):
-        block = draws.block(law, bounding)
-        theta = law._draw_theta({k: float(v) for k, v in values.items()})  # type: ignore[attr-defined]
+    if draws.has_own(law, bounding):
+        block, theta = draws.block(law, bounding), draws.theta(law, values)
 
         def draw_own(rng: np.random.Generator, size: int) -> np.ndarray:
             return block(rng, size, s, c0, c1, theta)

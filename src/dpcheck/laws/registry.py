@@ -54,9 +54,9 @@ LAWS: Mapping[str, NoiseLaw] = _Shipped()
 ALGEBRA_BASES = {"geometric": "discrete-laplace"}
 
 
-def of_base(base: str) -> str:
-    """The shipped law's name for a base name of the mechanism algebra."""
-    return ALGEBRA_BASES.get(base, base)
+def of_base(base: str) -> NoiseLaw:
+    """The shipped law of a base name of the mechanism algebra."""
+    return get(ALGEBRA_BASES.get(base, base))
 
 
 def get(name: str | NoiseLaw) -> NoiseLaw:

@@ -114,7 +114,7 @@ class Neighbours:
         """The law object of the base (:func:`dpcheck.laws.registry.of_base`)."""
         from dpcheck.laws import registry
 
-        return registry.get(registry.of_base(self.base))
+        return registry.of_base(self.base)
 
     @property
     def lattice(self) -> bool:
@@ -149,7 +149,7 @@ def neighbours(
 
     mech = canonical_mechanism(mechanism)
     bounding, base = parts(mech)
-    lattice = registry.get(registry.of_base(base)).is_lattice
+    lattice = registry.of_base(base).is_lattice
     sens = parse_number("sensitivity", sensitivity)
     if not sens > 0:
         raise InputError(f"sensitivity={short(sens)} must be positive")
@@ -1322,10 +1322,9 @@ def calibrate(nb: Neighbours, eps: Fraction, delta: Fraction = Fraction(0)) -> C
 def cost(nb: Neighbours) -> list[dict[str, str]]:
     """Bias and MSE at s = c0 and at the midpoint (bounded), or the variance (unbounded):
     :func:`dpcheck.laws.cost.rows` of the base's law object."""
-    from dpcheck.laws import registry
     from dpcheck.laws.cost import rows
 
-    law = registry.get(registry.of_base(nb.base))
+    law = nb.law
     values = {law.scale: nb.scale}
     if not nb.bounded:
         return rows(law, values)

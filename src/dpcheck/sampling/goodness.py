@@ -381,7 +381,7 @@ def base_fourth_moment(base: str, scale: float) -> float:
     the base law."""
     from dpcheck.laws import registry
 
-    law = registry.get(registry.of_base(base))
+    law = registry.of_base(base)
     return float(law._standard_fourth_moment(scale))  # type: ignore[attr-defined]
 
 
@@ -399,7 +399,7 @@ class _Law:
 
         self.name = name
         self.bounding, self.base = parts(name)
-        self.noise = registry.get(registry.of_base(self.base))
+        self.noise = registry.of_base(self.base)
         p = mechanism_params.parse(name, values)
         self.s = float(p.s)
         self.c0 = -math.inf if p.c0 is None else float(p.c0)

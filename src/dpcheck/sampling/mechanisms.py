@@ -182,7 +182,7 @@ def parameters(
     """
     name = canonical_mechanism(mechanism)
     bounding, base = parts(name)
-    law = registry.get(registry.of_base(base))
+    law = registry.of_base(base)
     allowed = list(allowed_keys(bounding, base))
     unknown = [k for k in values if k not in allowed]
     if unknown:
@@ -299,7 +299,7 @@ def sample(
     name, arrays, shape = parameters(mechanism, params)
     shape = samplers.checked_shape(size, shape)
     bounding, base = parts(name)
-    draw = draws.block(registry.get(registry.of_base(base)), bounding)
+    draw = draws.block(registry.of_base(base), bounding)
     return samplers._blocked(shape, list(arrays), lambda k, *a: draw(gen, k, *a))
 
 

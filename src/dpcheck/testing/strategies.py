@@ -148,7 +148,7 @@ def params(
     from dpcheck.laws import registry
 
     bounding, base = parts(mechanism)
-    law = registry.get(registry.of_base(base))
+    law = registry.of_base(base)
     theta = scale if scale is not None else scales()
     if law.is_lattice:
         return _integer(
