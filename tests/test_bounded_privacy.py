@@ -5,9 +5,9 @@ Three independent routes:
 * on the lattice, brute force: every neighbouring pair of inputs and, for each, the
   hockey-stick sum Σ_y max(0, p_s(y) - e^ε p_s'(y)) over every output, from the pmf
   summed directly in mpmath at 50 digits (no CDF, no crossing, no edge argument);
-* on the line, the old mechanism algebra's profile engine (dpcheck.numeric.profile:
-  closed-form crossings per base, a float64 search and its own ball certification) for
-  the combinations both engines have -- the before/after check of the migration;
+* on the line, the numbers of the profile engine issue 35 deleted (closed-form crossings
+  per base, a float64 search and its own ball certification), recorded before its
+  deletion (tests/profile_before.py) -- the before/after check of the migration;
 * on the line, mpmath quadrature of max(0, p_s - e^ε p_s') (plus the clamped atoms) on a
   grid of pairs: no pair may exceed the certified upper bound, and the printed worst
   pair's quadrature value must lie in the certified bracket.
@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import json
 import math
+import sys
 from fractions import Fraction as F
 
 import mpmath
@@ -28,7 +29,9 @@ from dpcheck.cli import main
 from dpcheck.errors import InputError
 from dpcheck.laws import bounded_privacy, registry
 from dpcheck.laws.bounded_privacy import BoundedMechanism, _simplest
-from dpcheck.numeric import profile
+
+sys.path.insert(0, __file__.rsplit("/", 1)[0])
+import profile_before as before_engine  # noqa: E402
 
 # ---------------------------------------------------------------- lattice: brute force
 
@@ -136,8 +139,7 @@ LINE = [
 @pytest.mark.parametrize("case", LINE)
 def test_the_line_agrees_with_the_old_profile_engine(case):
     bounding, old, new, d, c0, c1, scale, eps = case
-    before = profile.delta_for_epsilon(profile.neighbours(f"{bounding}-{old}", d, c0, c1, scale),
-                                       eps)
+    before = before_engine.delta(f"{bounding}-{old}", d, c0, c1, scale, eps)
     law = registry.get(new)
     after = BoundedMechanism(law, {law.scale: scale}, bounding, F(c0), F(c1), d).delta(eps)
     assert after.lower <= before.upper and before.lower <= after.upper  # both certified
@@ -252,8 +254,7 @@ def test_mutating_the_pair_bound_is_noticed(monkeypatch):
     """Dropping the rise between the crossing's bracket ends (keeping only Ψ(lo)) with a
     coarse bracket must give an upper bound below the old engine's attained value."""
     bounding, old, new, d, c0, c1, scale, eps = LINE[2]
-    before = profile.delta_for_epsilon(profile.neighbours(f"{bounding}-{old}", d, c0, c1, scale),
-                                       eps)
+    before = before_engine.delta(f"{bounding}-{old}", d, c0, c1, scale, eps)
     original = bounded_privacy._Family.pair
 
     def lower_only(self, a, b):
@@ -379,10 +380,14 @@ def test_cli_refusals(extra, mentions, capsys):
     assert mentions in err and err.count("\n") == 1
 
 
-def test_cli_folded_and_missing_epsilon_are_refused(capsys):
+def test_cli_folded_lattice_and_missing_epsilon_are_refused(capsys):
+    """A folded law answers since issue 35 (dpcheck.laws.folded_privacy, tested in
+    tests/test_folded_privacy.py); a folded lattice law and a bad epsilon are refused."""
     base = ["privacy", "--scale", "2", "--sensitivity", "1", "--lower", "0", "--upper", "3"]
-    assert main([base[0], "folded-gaussian", *base[1:], "--epsilon", "1"]) == 2
-    assert "truncated and clamped" in capsys.readouterr().err
+    assert main([base[0], "folded-gaussian", *base[1:], "--epsilon", "1"]) == 0
+    assert "upper bound by post-processing" in capsys.readouterr().out
+    assert main([base[0], "folded-discrete-laplace", *base[1:], "--epsilon", "1"]) == 2
+    assert "real line" in capsys.readouterr().err
     assert main([base[0], "truncated-discrete-gaussian", *base[1:], "--epsilon", "-1"]) == 2
     assert "epsilon" in capsys.readouterr().err
 
@@ -427,7 +432,7 @@ PURE = [  # (bounding, old name, law, d, c0, c1, scale)
 @pytest.mark.parametrize("case", PURE)
 def test_pure_epsilon_brackets_the_old_engines(case):
     bounding, old, new, d, c0, c1, scale = case
-    before = profile.pure_epsilon(profile.neighbours(f"{bounding}-{old}", d, c0, c1, scale))
+    before = before_engine.pure(f"{bounding}-{old}", d, c0, c1, scale)
     law = registry.get(new)
     after = BoundedMechanism(law, {law.scale: scale}, bounding, F(c0), F(c1), F(d)).pure_epsilon()
     assert after.lower <= before.upper and before.lower <= after.upper
@@ -482,8 +487,7 @@ def test_a_flat_maximum_along_the_edge_closes_as_the_old_engine_does():
     """Truncated Laplace, Δ = 1/3 on [-1, 4], λ = 2, ε = 1/10: δ varies by 1e-6 over a fifth
     of the edge.  Monotone cells (∂_sΦ of one sign) are bounded by their end pair, so only
     the cells at the maximum are split; the old engine's exact value is reproduced."""
-    before = profile.delta_for_epsilon(profile.neighbours("truncated-laplace", F(1, 3), -1, 4, 2),
-                                       F(1, 10))
+    before = before_engine.delta("truncated-laplace", F(1, 3), -1, 4, 2, F(1, 10))
     after = _bounded("laplace", "truncated", -1, 4, F(1, 3), 2).delta(F(1, 10))
     assert before.kind.startswith("exact") and after.kind.startswith("exact"), after.kind
     assert after.as_dict()["delta"] == before.as_dict()["delta"] == "0.03818553948991"
@@ -509,7 +513,7 @@ def test_a_flat_pure_epsilon_is_exact_as_in_the_old_engine(c0, c1, sens, scale):
     got = _bounded("laplace", "clamped", c0, c1, sens, scale).pure_epsilon()
     assert got.kind == "exact (SymPy: the log ratio is constant along the edge)"
     assert F(got.upper_value) == F(got.lower_value) == F(sens) / F(scale)
-    before = profile.pure_epsilon(profile.neighbours("clamped-laplace", sens, c0, c1, scale))
+    before = before_engine.pure("clamped-laplace", sens, c0, c1, scale)
     assert got.as_dict()["pure epsilon"] == before.as_dict()["pure epsilon"]
     assert before.as_dict()["pure epsilon kind"].startswith("exact")
 
@@ -532,7 +536,7 @@ def test_the_one_pair_edge_gives_the_exact_pure_epsilon(name, old, bounding, c0,
     """c1 - c0 <= Δ (Liu's setting): the edge is the pair (c0, c1), whose log ratio SymPy
     simplifies to a rational; the old engine prints the same exact value."""
     got = _bounded(name, bounding, c0, c1, c1 - c0, scale).pure_epsilon()
-    before = profile.pure_epsilon(profile.neighbours(f"{bounding}-{old}", c1 - c0, c0, c1, scale))
+    before = before_engine.pure(f"{bounding}-{old}", c1 - c0, c0, c1, scale)
     assert got.kind.startswith("exact (SymPy")
     assert got.as_dict()["pure epsilon"] == before.as_dict()["pure epsilon"] == want
 
@@ -579,8 +583,7 @@ def test_a_wrong_derivative_in_the_location_is_noticed(monkeypatch):
     """Mutation: with ∂F/∂u taken as 0, every cell counts as monotone and is bounded by
     its end pair, the interior maximum is missed, and the certified bound falls below the
     old engine's attained value."""
-    before = profile.delta_for_epsilon(profile.neighbours("truncated-laplace", F(1, 3), -1, 4, 2),
-                                       F(1, 10))
+    before = before_engine.delta("truncated-laplace", F(1, 3), -1, 4, 2, F(1, 10))
     import flint
 
     monkeypatch.setattr(bounded_privacy._Family, "dF_du", lambda self, t, u: flint.arb(0))
@@ -594,8 +597,7 @@ def test_nearly_disjoint_laws_stop_at_one(c0, c1, sens, eps):
     e^-300, so δ agrees with its cap 1 to the digits shown from the first pair on (it took
     the whole 1000-cell budget, 50 s, when the cap was applied only after the search)."""
     got = _bounded("gaussian", "truncated", c0, c1, sens, F(1, 100)).delta(F(eps))
-    before = profile.delta_for_epsilon(
-        profile.neighbours("truncated-gaussian", sens, c0, c1, F(1, 100)), F(eps))
+    before = before_engine.delta("truncated-gaussian", sens, c0, c1, F(1, 100), F(eps))
     assert got.as_dict()["delta"] == before.as_dict()["delta"] == "1.0"
     assert got.as_dict()["delta kind"].startswith("exact to the digits shown"), got.as_dict()
     assert "over 0 cells" in got.as_dict()["delta kind"]

@@ -6,7 +6,9 @@
 * no ``--scale``: the calibrated scale (``"calibrated scale"``) for ε and δ (default 0).
 
 ``truncated`` and ``bit`` without ``--delta`` keep Liu's report (:mod:`dpcheck.cli`).
-The engine and its argument: :mod:`dpcheck.numeric.profile`.
+Every named mechanism is handed to the law engine as an object
+(:func:`dpcheck.numeric.profile.mechanism_of`, issue 35); a law's own name
+(``truncated-discrete-gaussian``) goes there through :mod:`dpcheck.laws.cli`.
 """
 
 from __future__ import annotations

@@ -52,6 +52,7 @@ from dpcheck.errors import InputError
 from dpcheck.inputs.numbers import short
 from dpcheck.laws.noise import NoiseLaw, mirrored, t
 from dpcheck.laws.numeric import Evaluator, arb_of, precision, to_mpf
+from dpcheck.numeric import profile
 from dpcheck.numeric.profile import Epsilon, Profile, _le, bracket_kind
 
 #: certification precision (decimal digits) of the privacy numbers
@@ -114,7 +115,7 @@ class Additive:
             " a half-line",
             "stochastic order in the location: the worst pair is (0, sensitivity)",
         ]
-        if pure is not sp.oo and sp.Rational(eps) >= pure:
+        if pure is not sp.oo and _at_least(eps, pure):
             return Profile(
                 eps, mpmath.mpf(0), mpmath.mpf(0), Fraction(0), self.sensitivity,
                 "none (epsilon >= the pure epsilon)", "exact (epsilon >= the pure epsilon)",
@@ -159,35 +160,53 @@ class Additive:
         return epsilon_by_bisection(self.delta, delta, self.law.name, rtol)
 
 
+def _at_least(eps: Fraction, pure: sp.Expr) -> bool:
+    """ε >= the exact pure ε, compared exactly (a float comparison printed δ = 0 a hair
+    below it: issue 27)."""
+    if pure.is_Rational:
+        return profile._le(Fraction(int(pure.p), int(pure.q)), eps)
+    return bool(sp.Rational(eps) >= pure)
+
+
 def epsilon_by_bisection(
     delta_of: Callable[[Fraction], Profile], delta: Fraction, name: str,
     rtol: Fraction = Fraction(1, 10**14),
+    decide: Callable[[Fraction], bool | None] | None = None,
 ) -> Epsilon:
     """ε(δ) = inf{ε >= 0 : δ(ε) <= δ} for 0 < δ < 1 from a certified ``delta_of``: δ(ε)
     does not increase with ε, so an ε whose certified upper bound is <= δ is a safe upper
     value, and one whose attained lower value is > δ is below ε(δ).  Bisection on dyadic
-    rationals to ``rtol``."""
-    at0 = delta_of(Fraction(0))
-    if _le(at0.upper, delta):
-        return Epsilon(delta, Fraction(0), Fraction(0), "exact (delta(0) <= delta)", at0)
+    rationals to ``rtol``.  ``decide(ε)`` (δ(ε) <= δ? True, False or None), when given,
+    takes each step's decision without closing δ(ε)'s bracket; ``delta_of`` then gives
+    the printed worst pair at the upper value."""
+
+    def below(e: Fraction) -> bool | None:
+        if decide is not None:
+            return decide(e)
+        prof = delta_of(e)
+        if _le(prof.upper, delta):
+            return True
+        return False if not _le(prof.lower, delta) else None
+
+    if below(Fraction(0)) is True:
+        return Epsilon(delta, Fraction(0), Fraction(0), "exact (delta(0) <= delta)",
+                       delta_of(Fraction(0)))
     lo, hi = Fraction(0), Fraction(1)
-    at_hi = delta_of(hi)
-    while not _le(at_hi.upper, delta):
+    while below(hi) is not True:
         lo, hi = hi, hi * 2
         if hi > 10**4:
             raise InputError(f"{name}: epsilon(delta = {short(delta)}) is above 10000")
-        at_hi = delta_of(hi)
     while hi - lo > rtol * hi:
         mid = (lo + hi) / 2
-        prof = delta_of(mid)
-        if _le(prof.upper, delta):
-            hi, at_hi = mid, prof
-        elif not _le(prof.lower, delta):
+        got = below(mid)
+        if got is True:
+            hi = mid
+        elif got is False:
             lo = mid
         else:  # the certified bracket of delta(mid) holds delta: stop here
             break
     kind = bracket_kind(lo, hi, "bisection on the certified delta(epsilon)")
-    return Epsilon(delta, hi, lo, kind, at_hi)
+    return Epsilon(delta, hi, lo, kind, delta_of(hi))
 
 
 def _show(y: Fraction, law: NoiseLaw) -> str:

@@ -46,6 +46,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cached_property
+from typing import Any
 
 import flint
 import mpmath
@@ -123,8 +124,13 @@ def _arb_of_mpf(x: mpmath.mpf) -> flint.arb:
     """An mpf as an exact arb (inf stays inf)."""
     if not mpmath.isfinite(x):
         return flint.arb("inf")
-    sign, man, exp, _ = x._mpf_  # (mpf.man_exp drops the sign; as in profile_balls)
-    return flint.arb((-int(man) if sign else int(man), int(exp)))  # exact at any precision
+    sign, man, exp, _ = x._mpf_  # (mpf.man_exp drops the sign)
+    old = flint.ctx.prec
+    flint.ctx.prec = max(old, int(man).bit_length() + 16)  # the tuple is rounded to prec
+    try:
+        return flint.arb((-int(man) if sign else int(man), int(exp)))
+    finally:
+        flint.ctx.prec = old
 
 
 def _key(x: flint.arb) -> mpmath.mpf:
@@ -409,7 +415,7 @@ class _Family:
         # denominators stay small, and a root next to one end is still reached (a fixed
         # 2^-32 grid rounded such a w to 0, and the search fell back to bisection)
         bits = 32 - math.frexp(min(w, 1 - w))[1]
-        w_ = Fraction(round(w * 2**bits), 2**bits)
+        w_ = Fraction(round(Fraction(w) * 2**bits), 2**bits)  # exact: w may be subnormal
         if not 0 < w_ < 1:
             return None
         if self.lattice:
@@ -564,7 +570,10 @@ class _Family:
             value += self.D(T, S, S + M) * (T - arb_of(t0))
         # the pseudo-pair bound is first-order only, but it does not suffer from the
         # width of D over a whole cell where the crossing is far from the cell
-        return flint.arb(0).max(value).min(self.cached_pair(u, v + m)[0])
+        top = self.cached_pair(u, v + m)[0].upper()
+        if value.is_finite():  # the smaller upper end (the min of two balls is their hull)
+            top = top.min(value.upper())
+        return top.max(flint.arb(0))
 
 
 @dataclass(order=True)
@@ -574,6 +583,26 @@ class _Cell:
     v: Fraction = field(compare=False)
     side: int = field(compare=False)
     upper: flint.arb = field(compare=False)
+
+
+def _digits_of_exp(eps: Fraction) -> int:
+    """Digits that e^ε takes from a difference P_s(E) - e^ε P_s'(E): P_s'(E) must be
+    known to e^-ε of its size, or the product's radius swamps the difference."""
+    return math.ceil(float(eps) / math.log(10)) if eps < 10**6 else 10**6
+
+
+def _least_upper(a: flint.arb, b: flint.arb) -> flint.arb:
+    """The smaller of two upper bounds, as an exact ball: the min of the balls themselves
+    would widen to cover both, and a bound of 2e-1000 beside one of ±1e-12 would be lost
+    in the radius of their hull."""
+    return a.upper().min(b.upper())
+
+
+def _point(t: Fraction) -> str:
+    """An event's end: exact when short, else to 12 significant digits (as printed before
+    issue 35; the attained value is the one at the exact end)."""
+    text = short(t)
+    return f"{float(t):.12g}" if text.startswith("about") else text
 
 
 @dataclass
@@ -589,6 +618,7 @@ class BoundedMechanism:
     budget: int = BUDGET
 
     def __post_init__(self) -> None:
+        self._conditioned: dict[Fraction, flint.arb] = {}
         if self.bounding not in BOUNDINGS:
             raise InputError(
                 f"bounding {self.bounding!r}: the privacy of a bounded law is derived for"
@@ -615,6 +645,14 @@ class BoundedMechanism:
     def step(self) -> Fraction:
         return min(self.sensitivity, self.c1 - self.c0)
 
+    @property
+    def digits(self) -> int:
+        """Working digits: :data:`DPS`, plus as many as the shift is below the width (a
+        pair at distance 1e-1000 differs in its thousandth digit)."""
+        ratio = self.step / (self.c1 - self.c0)
+        below = ratio.denominator.bit_length() - ratio.numerator.bit_length()
+        return DPS + max(0, math.ceil(below * math.log10(2)))
+
     def _families(self, e: flint.arb) -> list[_Family]:
         out = [_Family(self.law, self.values, self.bounding, self.c0, self.c1, e)]
         if not self.law.symmetric:
@@ -629,6 +667,7 @@ class BoundedMechanism:
         bound: Callable[[_Family, Fraction, Fraction], flint.arb],
         cap: flint.arb | None = None,
         infinite_stops: bool = False,
+        target: flint.arb | None = None,
     ) -> tuple[tuple[flint.arb, Fraction, int, Fraction | None], flint.arb, int]:
         """The branch-and-bound of step 3 over the edge s in [c0, c1 - m] of each family:
         ``pair(fam, s)`` gives (upper, attained, event) of the pair (s, s + m), ``bound(fam,
@@ -663,7 +702,9 @@ class BoundedMechanism:
             assert best is not None
             top = heap[0].upper.upper()
             if cap is not None:
-                top = top.min(cap)  # the data-processing bound, when it is the better one
+                top = top.min(cap.upper())  # the data-processing bound, when it is the better one
+            if target is not None and (top <= target or best[0].lower() > target):
+                break  # a decision "delta(eps) <= target?" needs no closed bracket
             if not top.is_finite():
                 if infinite_stops:
                     break
@@ -685,7 +726,7 @@ class BoundedMechanism:
         for cell in heap:
             upper = upper.max(cell.upper.upper())
         if cap is not None:
-            upper = upper.min(cap)
+            upper = upper.min(cap.upper())
         return best, upper, cells
 
     def delta(self, eps: Fraction) -> Profile:
@@ -694,24 +735,53 @@ class BoundedMechanism:
         pure = self.pure_epsilon()
         if _le(pure.upper_value, eps):
             return Profile(
-                eps, mpmath.mpf(0), mpmath.mpf(0), Fraction(0), Fraction(0),
+                eps, mpmath.mpf(0), mpmath.mpf(0), self.c0, self.c0 + m,
                 "none (epsilon >= the pure epsilon)", "exact (epsilon >= the pure epsilon)",
                 f"{self.bounding} {self.law.name}: pure epsilon", list(ARGUMENT),
             )
         # a hockey-stick divergence is at most 1: the search stops once the attained value
         # agrees with 1 to the digits shown (nearly disjoint laws), as it does below any cap
         cap = self._post_processing_cap(eps)
-        cap = flint.arb(1) if cap is None else cap.min(flint.arb(1))
-        with precision(DPS):
+        with precision(self.digits + _digits_of_exp(eps)):
+            cap = flint.arb(1) if cap is None else cap.upper().min(flint.arb(1))
             best, upper, cells = self._edge_search(
                 self._families(arb_of(eps).exp()),
                 lambda fam, s: fam.cached_pair(s, s + m),
-                lambda fam, u, v: fam.cell_upper(u, v, m),
+                lambda fam, u, v: _least_upper(fam.cell_upper(u, v, m),
+                                               self._conditioning_delta(fam, eps, u, v)),
                 cap,
             )
             lower_ball, s, side, t = best
-            lower, up = to_mpf(lower_ball.lower().max(flint.arb(0))), to_mpf(upper)
+            low_end = lower_ball.lower()
+            lower = to_mpf(low_end.max(flint.arb(0))) if low_end.is_finite() else mpmath.mpf(0)
+            # a divergence is at most 1: a ball that lost every digit says no more than that
+            up = to_mpf(upper) if upper.is_finite() and upper < 1 else mpmath.mpf(1)
         return self._profile(eps, lower, up, s, side, t, cells)
+
+    def decide(self, eps: Fraction, delta: Fraction) -> bool | None:
+        """Whether δ(ε) <= δ: True when the certified upper bound is, False when an attained
+        pair exceeds it, None when the search's budget ends between them.  The edge search
+        of :meth:`delta`, stopped as soon as it decides (no bracket to close)."""
+        m = self.step
+        pure = self.pure_epsilon()
+        if _le(pure.upper_value, eps):
+            return True
+        cap = self._post_processing_cap(eps)
+        with precision(self.digits + _digits_of_exp(eps)):
+            cap = flint.arb(1) if cap is None else cap.upper().min(flint.arb(1))
+            target = flint.arb(delta.numerator) / delta.denominator
+            best, upper, _ = self._edge_search(
+                self._families(arb_of(eps).exp()),
+                lambda fam, s: fam.cached_pair(s, s + m),
+                lambda fam, u, v: _least_upper(fam.cell_upper(u, v, m),
+                                               self._conditioning_delta(fam, eps, u, v)),
+                cap, target=target,
+            )
+            if upper <= target:
+                return True
+            if best[0].lower() > target:
+                return False
+        return None
 
     def pure_epsilon(self) -> Pure:
         """sup over the edge of log p_s(c0)/p_{s+m}(c0) (and the mirrored direction): the
@@ -731,12 +801,20 @@ class BoundedMechanism:
             exact = self._exact_pure(self.c0 + m, "the log ratio is constant along the edge")
             if exact is not None:
                 return exact
-        with precision(DPS):
+        if self.bounding == "clamped":
+            exact = self._clamped_pure()
+            if exact is not None:
+                return exact
+        with precision(self.digits):
             best, upper, cells = self._edge_search(
                 self._families(flint.arb(1)), pair,
-                lambda fam, u, v: fam.log_ratio_cell(u, v, m), infinite_stops=True,
+                lambda fam, u, v: _least_upper(fam.log_ratio_cell(u, v, m),
+                                               self._conditioning_pure(fam, u, v)),
+                infinite_stops=True,
             )
             lower = best[0].lower().max(flint.arb(0))
+            if not lower.is_finite():
+                lower = flint.arb(0)
         s, side = best[1], best[2]
         inputs = (s, s + m) if side == 0 else (-s, -s - m)
         where = {"s": short(inputs[0]), "s'": short(inputs[1]),
@@ -748,6 +826,89 @@ class BoundedMechanism:
         up, low = _exact(upper), _exact(lower)
         return Pure(up, low, bracket_kind(low, up, how), where,
                     "log likelihood ratio at the lowest output, edge search")
+
+    # -- truncation is conditioning ------------------------------------------------
+    def _log_normaliser_bound(self, fam: _Family, u: Fraction, v: Fraction) -> Fraction | None:
+        """A power of two L >= -log min_{s in [u, v]} Z_s (None: no finite bound).  Z_s, the
+        mass the truncation keeps, is log-concave in s (a log-concave law convolved with an
+        interval's indicator), so its minimum over [u, v] is at an end."""
+        z = fam.Z(arb_of(u)).lower().min(fam.Z(arb_of(v)).lower())
+        if not z > 0:
+            return None
+        low = -z.log()
+        if not low.is_finite():
+            return None
+        top = low.upper()
+        if top <= 0:
+            return Fraction(0)
+        exponent = max(math.frexp(float(top.mid() + top.rad()))[1] if top > 2**-1000 else -1000,
+                       -1000)
+        return Fraction(2) ** exponent  # >= top: frexp's exponent is one above its log2
+
+    def _additive(self) -> Any:
+        from dpcheck.laws.additive import Additive
+
+        return Additive(self.law, self.values, self.step)
+
+    def _conditioning_delta(self, fam: _Family, eps: Fraction, u: Fraction,
+                            v: Fraction) -> flint.arb:
+        """Truncation conditions s + Z on [c0, c1], so for s in [u, v]
+        H_ε(s, s + m) <= δ_add(ε - L) / min Z (δ_add: the additive mechanism's at the shift
+        m, :class:`~dpcheck.laws.additive.Additive`; L >= -log min Z): the truncated
+        densities are the additive ones over Z_s and Z_{s+m} <= 1.  It closes the middle
+        of a wide range, where Z is 1 to many digits and the pseudo-pairs are far apart."""
+        inf = flint.arb("inf")
+        if self.bounding != "truncated":
+            return inf
+        bound = self._log_normaliser_bound(fam, u, v)
+        if bound is None or bound >= eps:
+            return inf
+        key = eps - bound
+        if key not in self._conditioned:
+            self._conditioned[key] = _arb_of_mpf(self._additive().delta(key).upper)
+        z = fam.Z(arb_of(u)).lower().min(fam.Z(arb_of(v)).lower())
+        return (self._conditioned[key] / z).upper() if z > 0 else inf
+
+    def _conditioning_pure(self, fam: _Family, u: Fraction, v: Fraction) -> flint.arb:
+        """The same argument for the pure ε: for s in [u, v], log p_s(y)/p_{s+m}(y) is the
+        additive log ratio (at most the additive pure ε at the shift m) plus
+        log Z_{s+m} - log Z_s, which is at most L (Z_{s+m} <= 1) and, on the line, at most
+        m sup (log Z)' over [u, v + m], with (log Z)'(σ) = (f(c0 - σ) - f(c1 - σ))/Z_σ in
+        ball arithmetic: this resolves a tiny sensitivity (the pure ε of Liu's truncated
+        Laplace at Δ = 1e-1000 is 2.0e-1000)."""
+        inf = flint.arb("inf")
+        if self.bounding != "truncated":
+            return inf
+        pure = self._additive().pure_epsilon()
+        if not pure.is_Rational:
+            return inf
+        extra = inf
+        bound = self._log_normaliser_bound(fam, u, v)
+        if bound is not None:
+            extra = flint.arb(bound.numerator) / bound.denominator
+        if not self.law.is_lattice:
+            box = _box(u, v + self.step)
+            slope = (fam.g(arb_of(fam.c0) - box) - fam.g(arb_of(fam.c1) - box)) / fam.Z(box)
+            if slope.is_finite():
+                extra = extra.upper().min((arb_of(self.step) * slope).upper())
+        return (flint.arb(pure.p) / pure.q + extra).upper()
+
+    def _clamped_pure(self) -> Pure | None:
+        """Clamping is post-processing of the additive mechanism s + Z, so the pure ε is at
+        most that mechanism's at the shift ``step`` (exact, SymPy); it is exactly that when
+        the point mass at c0 of the pair (c0, c0 + step) attains it (SymPy), as for the
+        Laplace and the two-sided geometric.  None when either is not a rational."""
+        from dpcheck.laws.additive import Additive
+
+        bound = Additive(self.law, self.values, self.step).pure_epsilon()
+        if not bound.is_Rational:
+            return None
+        got = self._exact_pure(self.c0 + self.step, "clamping is post-processing of the"
+                               " additive mechanism, whose pure epsilon the point mass at"
+                               " c0 attains")
+        if got is None or got.upper_value != Fraction(int(bound.p), int(bound.q)):
+            return None
+        return got
 
     def _exact_pure(self, b: Fraction, why: str) -> Pure | None:
         """The pure ε as the pair (c0, b)'s log ratio at the lowest output (the mirrored
@@ -779,7 +940,8 @@ class BoundedMechanism:
         if delta == 0:
             pure = self.pure_epsilon()
             return Epsilon(delta, pure.upper_value, pure.lower_value, pure.kind, None)
-        return epsilon_by_bisection(self.delta, delta, f"{self.bounding} {self.law.name}", rtol)
+        return epsilon_by_bisection(self.delta, delta, f"{self.bounding} {self.law.name}", rtol,
+                                    lambda e: self.decide(e, delta))
 
     def _post_processing_cap(self, eps: Fraction) -> flint.arb | None:
         """Clamping is post-processing of the additive mechanism s + Z, so its δ(ε) is at
@@ -801,10 +963,10 @@ class BoundedMechanism:
         m = self.step
         below = "<" if t == self.c1 and not self.law.is_lattice else "<="  # clamped: c1⁻
         if side == 0:
-            pair, event = (s, s + m), "none" if t is None else f"Y {below} {short(t)}"
+            pair, event = (s, s + m), "none" if t is None else f"Y {below} {_point(t)}"
         else:  # the mirrored law's pair (s, s + m) is the pair (-s, -s - m) here
             above = ">" if t == -self.c0 and not self.law.is_lattice else ">="
-            pair, event = (-s, -s - m), "none" if t is None else f"Y {above} {short(-t)}"
+            pair, event = (-s, -s - m), "none" if t is None else f"Y {above} {_point(-t)}"
         how = f"ball arithmetic, branch-and-bound over {cells} cells of the edge"
         kind = bracket_kind(lower, upper, how)
         return Profile(eps, upper, lower, pair[0], pair[1], event, kind,

@@ -30,8 +30,10 @@ from dpcheck.numeric.profile import DIGITS, _le, _round_up
 
 #: bisection stops at this relative width of the scale bracket
 RTOL = Fraction(1, 10**(DIGITS + 4))
-#: a scale below 2^-LIMIT or above 2^LIMIT is refused
+#: a scale below 2^-LIMIT or above 2^UPPER_LIMIT is refused (a target of ε = δ = 1e-300
+#: on a unit interval needs a scale near 1e300)
 LIMIT = 200
+UPPER_LIMIT = 4096
 
 
 class Certified(Protocol):
@@ -98,6 +100,9 @@ def satisfies(mech: Certified, eps: Fraction, delta: Fraction) -> bool | None:
         if _le(upper, eps):
             return True
         return False if not _le(lower, eps) else None
+    decide = getattr(mech, "decide", None)
+    if decide is not None:  # the edge search stopped as soon as it decides
+        return decide(eps, delta)
     prof = mech.delta(eps)
     if _le(prof.upper, delta):
         return True
@@ -134,10 +139,20 @@ def calibrate(
             if lo < Fraction(1, 2**LIMIT):
                 raise InputError(f"{name}: every scale down to 2^-{LIMIT} satisfies the target")
     else:
+        bits = 1  # hi = 2^bits, the exponent doubled: 2^3400 within a dozen decisions
         while not ok(hi):
-            lo, hi = hi, hi * 2
-            if hi > 2**LIMIT:
-                raise InputError(f"{name}: no scale up to 2^{LIMIT} satisfies the target")
+            lo, bits = hi, 2 * bits
+            hi = Fraction(2) ** bits
+            if bits > UPPER_LIMIT:
+                raise InputError(f"{name}: no scale up to 2^{UPPER_LIMIT} satisfies the target")
+        while hi > 4 * lo:  # bisection on the exponent, then on the scale
+            mid = Fraction(2) ** ((lo.numerator.bit_length() + hi.numerator.bit_length()) // 2)
+            if not lo < mid < hi:
+                break
+            if ok(mid):
+                hi = mid
+            else:
+                lo = mid
     while hi - lo > RTOL * hi:
         mid = Fraction(float((lo + hi) / 2))  # short dyadics keep the laws' balls cheap
         if not lo < mid < hi:

@@ -204,8 +204,8 @@ def _bounded_options(args: argparse.Namespace, boundings: tuple[str, ...]) -> tu
     bounding, law = found
     if bounding not in boundings:
         raise InputError(
-            f"{args.mechanism}: privacy is derived for truncated and clamped outputs (folding"
-            f" is post-processing of x + Z: `dpcheck privacy {law.name}` bounds its delta)"
+            f"{args.mechanism}: {bounding} is not available here (expected one of:"
+            f" {', '.join(boundings)})"
         )
     for option in ("plot", "brute_force", "radius"):
         if getattr(args, option, None) not in (None, False):
@@ -218,15 +218,17 @@ def _bounded_options(args: argparse.Namespace, boundings: tuple[str, ...]) -> tu
 
 
 def _bounded(args: argparse.Namespace):  # type: ignore[no-untyped-def]
-    """``privacy truncated-<law>`` / ``clamped-<law>`` with ``--lower c0 --upper c1``."""
+    """``privacy truncated-<law>`` / ``clamped-<law>`` / ``folded-<law>`` with
+    ``--lower c0 --upper c1``."""
     from dpcheck.laws.bounded_privacy import BOUNDINGS, BoundedMechanism
+    from dpcheck.laws.folded_privacy import FoldedMechanism
 
-    bounding, law = _bounded_options(args, BOUNDINGS)
+    bounding, law = _bounded_options(args, (*BOUNDINGS, "folded"))
     params = _law_values(args, law, calibrating=True)
-    return BoundedMechanism(
-        law, params, bounding, parse_number("lower", args.lower),
-        parse_number("upper", args.upper), _sensitivity(args, law),
-    )
+    lower, upper = parse_number("lower", args.lower), parse_number("upper", args.upper)
+    if bounding == "folded":
+        return FoldedMechanism(law, params, lower, upper, _sensitivity(args, law))
+    return BoundedMechanism(law, params, bounding, lower, upper, _sensitivity(args, law))
 
 
 def run_audit(args: argparse.Namespace) -> int:
