@@ -152,8 +152,7 @@ class Additive:
         if delta == 0:
             if pure is sp.oo:
                 return Epsilon(delta, mpmath.inf, mpmath.inf, "exact (pure epsilon)", None)
-            value = Fraction(int(sp.Rational(pure).p), int(sp.Rational(pure).q)) if (
-                sp.Rational(pure) == pure) else None
+            value = profile.rational(pure)
             if value is None:
                 raise InputError(f"{self.law.name}: the pure epsilon {pure} is not rational")
             return Epsilon(delta, value, value, "exact (pure epsilon)", None)
@@ -163,8 +162,9 @@ class Additive:
 def _at_least(eps: Fraction, pure: sp.Expr) -> bool:
     """ε >= the exact pure ε, compared exactly (a float comparison printed δ = 0 a hair
     below it: issue 27)."""
-    if pure.is_Rational:
-        return profile._le(Fraction(int(pure.p), int(pure.q)), eps)
+    value = profile.rational(pure)
+    if value is not None:
+        return profile._le(value, eps)
     return bool(sp.Rational(eps) >= pure)
 
 

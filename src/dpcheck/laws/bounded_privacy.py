@@ -46,7 +46,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cached_property
-from typing import Any
+from typing import TYPE_CHECKING
 
 import flint
 import mpmath
@@ -68,7 +68,11 @@ from dpcheck.numeric.profile import (
     _le,
     agreement,
     bracket_kind,
+    rational,
 )
+
+if TYPE_CHECKING:
+    from dpcheck.laws.additive import Additive
 
 #: certification precision (decimal digits)
 DPS = 40
@@ -739,18 +743,8 @@ class BoundedMechanism:
                 "none (epsilon >= the pure epsilon)", "exact (epsilon >= the pure epsilon)",
                 f"{self.bounding} {self.law.name}: pure epsilon", list(ARGUMENT),
             )
-        # a hockey-stick divergence is at most 1: the search stops once the attained value
-        # agrees with 1 to the digits shown (nearly disjoint laws), as it does below any cap
-        cap = self._post_processing_cap(eps)
         with precision(self.digits + _digits_of_exp(eps)):
-            cap = flint.arb(1) if cap is None else cap.upper().min(flint.arb(1))
-            best, upper, cells = self._edge_search(
-                self._families(arb_of(eps).exp()),
-                lambda fam, s: fam.cached_pair(s, s + m),
-                lambda fam, u, v: _least_upper(fam.cell_upper(u, v, m),
-                                               self._conditioning_delta(fam, eps, u, v)),
-                cap,
-            )
+            best, upper, cells = self._delta_search(eps)
             lower_ball, s, side, t = best
             low_end = lower_ball.lower()
             lower = to_mpf(low_end.max(flint.arb(0))) if low_end.is_finite() else mpmath.mpf(0)
@@ -758,25 +752,31 @@ class BoundedMechanism:
             up = to_mpf(upper) if upper.is_finite() and upper < 1 else mpmath.mpf(1)
         return self._profile(eps, lower, up, s, side, t, cells)
 
+    def _delta_search(self, eps: Fraction, target: flint.arb | None = None) -> tuple:
+        """The edge search of δ(ε) (:meth:`_edge_search`; call inside ``precision``): pairs
+        at their crossings, cells bounded by the pseudo-pair / mean-value bound and, for
+        truncation, by conditioning; capped by 1 (a hockey-stick divergence is at most 1, so
+        nearly disjoint laws stop at once) and, for clamping, by the additive δ."""
+        m = self.step
+        cap = self._post_processing_cap(eps)
+        cap = flint.arb(1) if cap is None else cap.upper().min(flint.arb(1))
+        return self._edge_search(
+            self._families(arb_of(eps).exp()),
+            lambda fam, s: fam.cached_pair(s, s + m),
+            lambda fam, u, v: _least_upper(fam.cell_upper(u, v, m),
+                                           self._conditioning_delta(fam, eps, u, v)),
+            cap, target=target,
+        )
+
     def decide(self, eps: Fraction, delta: Fraction) -> bool | None:
         """Whether δ(ε) <= δ: True when the certified upper bound is, False when an attained
         pair exceeds it, None when the search's budget ends between them.  The edge search
         of :meth:`delta`, stopped as soon as it decides (no bracket to close)."""
-        m = self.step
-        pure = self.pure_epsilon()
-        if _le(pure.upper_value, eps):
+        if _le(self.pure_epsilon().upper_value, eps):
             return True
-        cap = self._post_processing_cap(eps)
         with precision(self.digits + _digits_of_exp(eps)):
-            cap = flint.arb(1) if cap is None else cap.upper().min(flint.arb(1))
             target = flint.arb(delta.numerator) / delta.denominator
-            best, upper, _ = self._edge_search(
-                self._families(arb_of(eps).exp()),
-                lambda fam, s: fam.cached_pair(s, s + m),
-                lambda fam, u, v: _least_upper(fam.cell_upper(u, v, m),
-                                               self._conditioning_delta(fam, eps, u, v)),
-                cap, target=target,
-            )
+            best, upper, _ = self._delta_search(eps, target)
             if upper <= target:
                 return True
             if best[0].lower() > target:
@@ -828,11 +828,16 @@ class BoundedMechanism:
                     "log likelihood ratio at the lowest output, edge search")
 
     # -- truncation is conditioning ------------------------------------------------
-    def _log_normaliser_bound(self, fam: _Family, u: Fraction, v: Fraction) -> Fraction | None:
-        """A power of two L >= -log min_{s in [u, v]} Z_s (None: no finite bound).  Z_s, the
-        mass the truncation keeps, is log-concave in s (a log-concave law convolved with an
-        interval's indicator), so its minimum over [u, v] is at an end."""
-        z = fam.Z(arb_of(u)).lower().min(fam.Z(arb_of(v)).lower())
+    @staticmethod
+    def _least_normaliser(fam: _Family, u: Fraction, v: Fraction) -> flint.arb:
+        """A lower bound of min_{s in [u, v]} Z_s: Z_s, the mass the truncation keeps, is
+        log-concave in s (a log-concave law convolved with an interval's indicator), so its
+        minimum over [u, v] is at an end."""
+        return fam.Z(arb_of(u)).lower().min(fam.Z(arb_of(v)).lower())
+
+    def _log_normaliser_bound(self, z: flint.arb) -> Fraction | None:
+        """A power of two L >= -log z, z = :meth:`_least_normaliser` (None: no finite
+        bound)."""
         if not z > 0:
             return None
         low = -z.log()
@@ -845,7 +850,10 @@ class BoundedMechanism:
                        -1000)
         return Fraction(2) ** exponent  # >= top: frexp's exponent is one above its log2
 
-    def _additive(self) -> Any:
+    @cached_property
+    def additive(self) -> Additive:
+        """The additive mechanism s + Z at the shift ``step`` (truncation conditions it,
+        clamping post-processes it)."""
         from dpcheck.laws.additive import Additive
 
         return Additive(self.law, self.values, self.step)
@@ -860,14 +868,14 @@ class BoundedMechanism:
         inf = flint.arb("inf")
         if self.bounding != "truncated":
             return inf
-        bound = self._log_normaliser_bound(fam, u, v)
+        z = self._least_normaliser(fam, u, v)
+        bound = self._log_normaliser_bound(z)
         if bound is None or bound >= eps:
             return inf
         key = eps - bound
         if key not in self._conditioned:
-            self._conditioned[key] = _arb_of_mpf(self._additive().delta(key).upper)
-        z = fam.Z(arb_of(u)).lower().min(fam.Z(arb_of(v)).lower())
-        return (self._conditioned[key] / z).upper() if z > 0 else inf
+            self._conditioned[key] = _arb_of_mpf(self.additive.delta(key).upper)
+        return (self._conditioned[key] / z).upper()
 
     def _conditioning_pure(self, fam: _Family, u: Fraction, v: Fraction) -> flint.arb:
         """The same argument for the pure ε: for s in [u, v], log p_s(y)/p_{s+m}(y) is the
@@ -879,11 +887,11 @@ class BoundedMechanism:
         inf = flint.arb("inf")
         if self.bounding != "truncated":
             return inf
-        pure = self._additive().pure_epsilon()
+        pure = self.additive.pure_epsilon()
         if not pure.is_Rational:
             return inf
         extra = inf
-        bound = self._log_normaliser_bound(fam, u, v)
+        bound = self._log_normaliser_bound(self._least_normaliser(fam, u, v))
         if bound is not None:
             extra = flint.arb(bound.numerator) / bound.denominator
         if not self.law.is_lattice:
@@ -898,15 +906,13 @@ class BoundedMechanism:
         most that mechanism's at the shift ``step`` (exact, SymPy); it is exactly that when
         the point mass at c0 of the pair (c0, c0 + step) attains it (SymPy), as for the
         Laplace and the two-sided geometric.  None when either is not a rational."""
-        from dpcheck.laws.additive import Additive
-
-        bound = Additive(self.law, self.values, self.step).pure_epsilon()
-        if not bound.is_Rational:
+        bound = rational(self.additive.pure_epsilon())
+        if bound is None:
             return None
         got = self._exact_pure(self.c0 + self.step, "clamping is post-processing of the"
                                " additive mechanism, whose pure epsilon the point mass at"
                                " c0 attains")
-        if got is None or got.upper_value != Fraction(int(bound.p), int(bound.q)):
+        if got is None or got.upper_value != bound:
             return None
         return got
 

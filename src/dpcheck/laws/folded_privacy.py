@@ -46,6 +46,7 @@ from dpcheck.numeric.profile import (
     _num,
     _round_down,
     _round_up,
+    rational,
 )
 
 #: grid of the edge: inputs s in [c0, c1 - step], thresholds t in (c0, c1)
@@ -94,7 +95,9 @@ class FoldedMechanism:
     # -- pure epsilon ---------------------------------------------------------------
     def pure_epsilon(self) -> Pure:
         value = self.additive.pure_epsilon()
-        upper = mpmath.inf if value is sp.oo else _fraction(value)
+        upper = mpmath.inf if value is sp.oo else rational(value)
+        if upper is None:
+            raise InputError(f"the pure epsilon {value} is not rational")
         return Pure(upper, Fraction(0),
                     f"upper bound (post-processing of the additive {self.law.name} mechanism)",
                     {}, "data-processing inequality")
@@ -221,10 +224,3 @@ class FoldedMechanism:
                 " (an attained half-line event on a grid), so the true epsilon(delta) lies"
                 " between them")
         return Epsilon(delta, hi, lo, kind, self.delta(hi))
-
-
-def _fraction(value: sp.Expr) -> Fraction:
-    q = sp.Rational(value)
-    if q != value:
-        raise InputError(f"the pure epsilon {value} is not rational")
-    return Fraction(int(q.p), int(q.q))

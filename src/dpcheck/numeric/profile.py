@@ -214,6 +214,16 @@ def to_fraction(value: mpmath.mpf) -> Fraction:
 Value = Fraction | mpmath.mpf
 
 
+def rational(value: sp.Expr) -> Fraction | None:
+    """A SymPy number as a Fraction when it is rational, a Float exactly (None otherwise:
+    irrational, oo)."""
+    if value.is_Float and value.is_finite:
+        value = sp.Rational(value)
+    if not value.is_Rational:
+        return None
+    return Fraction(int(value.p), int(value.q))
+
+
 def _fraction(value: Value) -> Fraction | None:
     """An exact value as a Fraction (None for ±inf)."""
     if isinstance(value, Fraction):
@@ -464,10 +474,9 @@ def _additive_pure(nb: Neighbours, value: sp.Expr) -> Pure:
         return Pure(mpmath.inf, mpmath.inf,
                     f"exact: infinite (the {nb.law.name} log ratio is unbounded in y)",
                     {"s": "0", "s'": d, "y": "-inf"}, "closed form")
-    q = sp.Rational(value)
-    if q != value:
+    v = rational(value)
+    if v is None:
         raise InputError(f"{nb.mechanism}: the pure epsilon {value} is not rational")
-    v = Fraction(int(q.p), int(q.q))
     return Pure(v, v, "exact (SymPy: the limit of the log likelihood ratio as y -> -inf)",
                 {"s": "0", "s'": d, "y": "-inf"}, "closed form")
 
