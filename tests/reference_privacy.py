@@ -117,6 +117,14 @@ def _continuous(mech: str, s, c0, c1, scale):
     return dens, [(c0, cdf(c0)), (c1, sf(c1))]
 
 
+def truncated_log_ratio_at_c0(base: str, s, s2, c1, scale, c0=0) -> mpf:
+    """log p_s(c0)/p_{s2}(c0) of the truncated mechanism: the pair's largest log ratio."""
+    with mpmath.workdps(40):
+        f, _ = _continuous(f"truncated-{base}", s, c0, c1, scale)
+        g, _ = _continuous(f"truncated-{base}", s2, c0, c1, scale)
+        return mpmath.log(f(_m(c0)) / g(_m(c0)))
+
+
 def continuous_hockey(mech: str, eps, s, s2, c0, c1, scale) -> mpf:
     """∫ (p_s - e^ε p_s')_+ over [c0, c1] plus the atoms' (m - e^ε m')_+, by quadrature
     split at the sign changes of the integrand (found by bisection on a grid)."""

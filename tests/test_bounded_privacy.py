@@ -601,3 +601,27 @@ def test_nearly_disjoint_laws_stop_at_one(c0, c1, sens, eps):
     assert got.as_dict()["delta"] == before.as_dict()["delta"] == "1.0"
     assert got.as_dict()["delta kind"].startswith("exact to the digits shown"), got.as_dict()
     assert "over 0 cells" in got.as_dict()["delta kind"]
+
+
+def test_the_pure_epsilon_is_searched_once_per_mechanism() -> None:
+    """Every decision of ε(δ) starts from the pure ε; it re-ran the edge search, and the
+    additive bound in every cell re-derived its SymPy limit (434 s for one ε(δ))."""
+    from dpcheck.laws import additive
+
+    mech = BoundedMechanism(registry.get("gaussian"), {"sigma": F(100)}, "truncated", F(0),
+                            F(1), F(1, 2))
+    calls = []
+    real = additive.Additive._pure.func
+
+    def counted(self):  # type: ignore[no-untyped-def]
+        calls.append(1)
+        return real(self)
+
+    additive.Additive._pure.func = counted
+    try:
+        first = mech.pure_epsilon()
+        assert mech.decide(F(1), F(1, 10**10)) is True
+        assert mech.pure_epsilon() is first
+    finally:
+        additive.Additive._pure.func = real
+    assert len(calls) <= 1

@@ -313,13 +313,37 @@ def test_pure_epsilon_labels() -> None:
     assert tiny.upper - tiny.lower <= mpmath.mpf(10) ** -1025  # within 1e-25 relative
 
 
-@pytest.mark.xfail(strict=True, reason="issue 35 regression, open: the law engine's bracket"
-                   " of Liu's truncated Laplace at Δ = 1e-1000 straddles the rounding boundary"
-                   " 2.0e-1000 (width 1e-30 relative); the deleted Liu route printed its"
-                   " closed form")
 def test_a_tiny_sensitivity_prints_its_exact_digits() -> None:
+    """The old Liu route printed its closed form, 2.0e-1000; the law engine's ball bracket
+    (width 1e-30 relative) straddled that rounding boundary and printed 2.000000000001e-1000
+    until the concavity of log Z gave an exact upper bound (issue 35)."""
     tiny = P.pure_epsilon(P.neighbours("truncated-laplace", "1e-1000", 0, 1, 1))
     assert tiny.as_dict()["pure epsilon"] == "2.0e-1000"
+
+
+@pytest.mark.parametrize("base", ["laplace"])  # the Gaussian has no rational bound (erf)
+@pytest.mark.parametrize("shift,width,scale", [(F(1), F(10), F(1)), (F(1, 3), F(1), F(1, 2)),
+                                               (F(2), F(3), F(5)), (F(1, 100), F(1), F(1, 10))])
+def test_the_concavity_bound_is_never_below_an_attained_ratio(base, shift, width, scale) -> None:
+    """The exact upper bound of the truncated pure ε (additive pure ε + m (log Z)'(c0)) is
+    at least the log ratio every pair attains (mpmath, independently of the search); the
+    bound without its normaliser term is not (mutation)."""
+    from dpcheck.laws import registry
+    from dpcheck.laws.bounded_privacy import BoundedMechanism
+
+    law = registry.get(base)
+    mech = BoundedMechanism(law, {law.scale: scale}, "truncated", F(0), width, shift)
+    bound = mech._concavity_pure()
+    assert bound is not None
+    attained = max(ref.truncated_log_ratio_at_c0(base, s, s + min(shift, width), width, scale)
+                   for s in _grid(width - min(shift, width)))
+    assert attained <= mpmath.mpf(bound.numerator) / bound.denominator
+    without = F(mech.additive.pure_epsilon())
+    assert attained > mpmath.mpf(without.numerator) / without.denominator
+
+
+def _grid(top: F, n: int = 16) -> list[F]:
+    return [top * i / n for i in range(n + 1)]
 
 
 def test_a_lattice_of_1e12_inputs_is_answered_in_bounded_memory() -> None:
@@ -414,13 +438,13 @@ def test_mutation_of_the_certified_bisection_is_caught(monkeypatch) -> None:
     upper value, as the old 30 nudges did) is caught."""
     from dpcheck.laws import additive
 
-    right = additive.epsilon_by_bisection
+    right = additive.epsilon_by_narrowing
 
     def unconfirmed(delta_of, delta, name, rtol=F(1, 10**14)):  # type: ignore[no-untyped-def]
         got = right(delta_of, delta, name, rtol)
         return P.Epsilon(got.delta, got.lower_value, got.lower_value, got.kind, got.at)
 
-    monkeypatch.setattr(additive, "epsilon_by_bisection", unconfirmed)
+    monkeypatch.setattr(additive, "epsilon_by_narrowing", unconfirmed)
     with pytest.raises(AssertionError):
         test_unbounded_epsilon_down_to_1e_1000("gaussian", F(1), F(1), "1e-1000")
 

@@ -50,10 +50,10 @@ CEILINGS: dict[str, Ceiling] = {
         ),
         Ceiling(
             "privacy", "seconds per calibration", 180,
-            "not an option: the documented time of a calibration (no --scale): a bisection of"
-            " certified decisions to 13 digits, each near the edge a branch and bound; about"
-            " 100 s for a truncated Gaussian, 25 s for a truncated Laplace, under 10 s for"
-            " the others",
+            "not an option: the documented time of a calibration (no --scale): certified"
+            " decisions to 13 digits, guided by regula falsi, each near the edge a branch and"
+            " bound; about 15 s for a truncated Gaussian, 25 s for a truncated Laplace, under"
+            " 10 s for the others",
         ),
         Ceiling("audit", "--samples", 10**9, "draws per side, drawn in blocks: about 30 min"),
         Ceiling("simulate", "--reps", 100_000, "repetitions per cell: about 200 MB, 20 min"),

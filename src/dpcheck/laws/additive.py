@@ -43,13 +43,14 @@ import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from fractions import Fraction
-from functools import lru_cache
+from functools import cached_property, lru_cache
 
 import mpmath
 import sympy as sp
 
 from dpcheck.errors import InputError
 from dpcheck.inputs.numbers import short
+from dpcheck.laws.narrowing import log_gap, narrow
 from dpcheck.laws.noise import NoiseLaw, mirrored, t
 from dpcheck.laws.numeric import Evaluator, arb_of, precision, to_mpf
 from dpcheck.numeric import profile
@@ -89,7 +90,12 @@ class Additive:
 
     # -- step 4: pure epsilon -------------------------------------------------
     def pure_epsilon(self) -> sp.Expr:
-        """sup_y log f(y)/f(y - Δ), exact (a SymPy number, possibly oo)."""
+        """sup_y log f(y)/f(y - Δ), exact (a SymPy number, possibly oo); derived once per
+        mechanism (the bounded mechanisms ask for it in every cell of their edge search)."""
+        return self._pure
+
+    @cached_property
+    def _pure(self) -> sp.Expr:
         formula = getattr(self.law, "_pure_epsilon_formula", None)
         env = self.law.symbols(self.values)
         d = sp.Rational(self.sensitivity)
@@ -156,7 +162,7 @@ class Additive:
             if value is None:
                 raise InputError(f"{self.law.name}: the pure epsilon {pure} is not rational")
             return Epsilon(delta, value, value, "exact (pure epsilon)", None)
-        return epsilon_by_bisection(self.delta, delta, self.law.name, rtol)
+        return epsilon_by_narrowing(self.delta, delta, self.law.name, rtol)
 
 
 def _at_least(eps: Fraction, pure: sp.Expr) -> bool:
@@ -168,44 +174,42 @@ def _at_least(eps: Fraction, pure: sp.Expr) -> bool:
     return bool(sp.Rational(eps) >= pure)
 
 
-def epsilon_by_bisection(
+def epsilon_by_narrowing(
     delta_of: Callable[[Fraction], Profile], delta: Fraction, name: str,
     rtol: Fraction = Fraction(1, 10**14),
-    decide: Callable[[Fraction], bool | None] | None = None,
+    decide: Callable[[Fraction], tuple[bool | None, float]] | None = None,
 ) -> Epsilon:
     """ε(δ) = inf{ε >= 0 : δ(ε) <= δ} for 0 < δ < 1 from a certified ``delta_of``: δ(ε)
     does not increase with ε, so an ε whose certified upper bound is <= δ is a safe upper
-    value, and one whose attained lower value is > δ is below ε(δ).  Bisection on dyadic
-    rationals to ``rtol``.  ``decide(ε)`` (δ(ε) <= δ? True, False or None), when given,
-    takes each step's decision without closing δ(ε)'s bracket; ``delta_of`` then gives
-    the printed worst pair at the upper value."""
-
-    def below(e: Fraction) -> bool | None:
+    value, and one whose attained lower value is > δ is below ε(δ).  The bracket is
+    found by doubling and narrowed to ``rtol`` by certified decisions
+    (:func:`dpcheck.laws.narrowing.narrow`: regula falsi on the estimates, bisection
+    without them).  ``decide(ε)`` ((δ(ε) <= δ? True, False or None), estimate of
+    log(δ(ε)/δ)), when given, takes each decision without closing δ(ε)'s bracket;
+    ``delta_of`` then gives the printed worst pair at the upper value."""
+    def judge(e: Fraction) -> tuple[bool | None, float]:
         if decide is not None:
             return decide(e)
         prof = delta_of(e)
+        gap = log_gap(prof.lower if prof.lower > 0 else prof.upper, delta)
         if _le(prof.upper, delta):
-            return True
-        return False if not _le(prof.lower, delta) else None
+            return True, gap
+        return (False if not _le(prof.lower, delta) else None), gap
 
-    if below(Fraction(0)) is True:
+    if judge(Fraction(0))[0] is True:
         return Epsilon(delta, Fraction(0), Fraction(0), "exact (delta(0) <= delta)",
                        delta_of(Fraction(0)))
     lo, hi = Fraction(0), Fraction(1)
-    while below(hi) is not True:
-        lo, hi = hi, hi * 2
+    g_lo = g_hi = math.nan
+    while True:
+        got, g_hi = judge(hi)
+        if got is True:
+            break
+        lo, g_lo, hi = hi, g_hi, hi * 2
         if hi > 10**4:
             raise InputError(f"{name}: epsilon(delta = {short(delta)}) is above 10000")
-    while hi - lo > rtol * hi:
-        mid = (lo + hi) / 2
-        got = below(mid)
-        if got is True:
-            hi = mid
-        elif got is False:
-            lo = mid
-        else:  # the certified bracket of delta(mid) holds delta: stop here
-            break
-    kind = bracket_kind(lo, hi, "bisection on the certified delta(epsilon)")
+    lo, hi, _ = narrow(lo, hi, rtol, judge, g_lo, g_hi)
+    kind = bracket_kind(lo, hi, "certified decisions on delta(epsilon), regula falsi or bisection")
     return Epsilon(delta, hi, lo, kind, delta_of(hi))
 
 

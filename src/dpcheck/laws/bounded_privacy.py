@@ -545,6 +545,21 @@ class _Family:
         value = sp.simplify(sp.expand_log(sp.log(sp.simplify(ratio.subs(env))), force=True))
         return value if value.is_number and value.is_finite else None
 
+    def exact_log_normaliser_slope_at_c0(self) -> sp.Expr | None:
+        """(log Z)'(c0) in SymPy, Z(σ) = P(c0 <= σ + Z <= c1) the truncation's normaliser on
+        the line: (g(0) - g(c1 - c0))/Z(c0), from the law's closed-form tails and
+        normaliser; an exact number where SymPy simplifies it (Laplace: 1/λ), else None."""
+        law, env = self.law, self.law.symbols(self.ev.values)
+        left, right, norm = law.tail(-1), law.tail(1), law.normaliser
+        if self.lattice or self.bounding != "truncated" or None in (left, right, norm):
+            return None
+        width = sp.Rational(self.c1 - self.c0)
+        z = law.variable
+        mass = 1 - left.subs(u_symbol, 0) - right.subs(u_symbol, width)  # P(0 <= Z <= width)
+        slope = (law.kernel.subs(z, 0) - law.kernel.subs(z, width)) / (norm * mass)
+        value = sp.simplify(slope.subs(env))
+        return value if value.is_number and value.is_finite else None
+
     # -- step 3: one cell of the edge -------------------------------------------
     def cell_upper(self, u: Fraction, v: Fraction, m: Fraction) -> flint.arb:
         """An upper bound of H(s, s + m) for every s in [u, v].
@@ -772,21 +787,35 @@ class BoundedMechanism:
         """Whether δ(ε) <= δ: True when the certified upper bound is, False when an attained
         pair exceeds it, None when the search's budget ends between them.  The edge search
         of :meth:`delta`, stopped as soon as it decides (no bracket to close)."""
+        return self.judge(eps, delta)[0]
+
+    def judge(self, eps: Fraction, delta: Fraction) -> tuple[bool | None, float]:
+        """:meth:`decide`, and an estimate of log(δ(ε)/δ) from the best attained pair (a
+        guide for the searches of :mod:`dpcheck.laws.narrowing`; NaN without one).  Its
+        sign is the decision's: a "no" has attained more than δ, a "yes" has bounded
+        everything by δ."""
         if _le(self.pure_epsilon().upper_value, eps):
-            return True
+            return True, math.nan
         with precision(self.digits + _digits_of_exp(eps)):
             target = flint.arb(delta.numerator) / delta.denominator
             best, upper, _ = self._delta_search(eps, target)
+            attained = best[0].mid()
+            gap = float(to_mpf((attained / target).log())) if attained > 0 else math.nan
             if upper <= target:
-                return True
+                return True, min(gap, 0.0) if math.isfinite(gap) else gap
             if best[0].lower() > target:
-                return False
-        return None
+                return False, gap
+        return None, gap
 
     def pure_epsilon(self) -> Pure:
         """sup over the edge of log p_s(c0)/p_{s+m}(c0) (and the mirrored direction): the
         same branch-and-bound with pseudo-pair bounds (:meth:`_Family.log_ratio_at_c0`),
-        exact on the lattice's one-point cells; a certified bracket otherwise."""
+        exact on the lattice's one-point cells; a certified bracket otherwise.  Searched
+        once per mechanism: δ(ε) and every decision of ε(δ) start from it."""
+        return self._pure
+
+    @cached_property
+    def _pure(self) -> Pure:
         m = self.step
 
         def pair(fam: _Family, s: Fraction) -> tuple[flint.arb, flint.arb, None]:
@@ -805,11 +834,13 @@ class BoundedMechanism:
             exact = self._clamped_pure()
             if exact is not None:
                 return exact
+        concave = self._concavity_pure()
         with precision(self.digits):
             best, upper, cells = self._edge_search(
                 self._families(flint.arb(1)), pair,
                 lambda fam, u, v: _least_upper(fam.log_ratio_cell(u, v, m),
                                                self._conditioning_pure(fam, u, v)),
+                None if concave is None else arb_of(concave),
                 infinite_stops=True,
             )
             lower = best[0].lower().max(flint.arb(0))
@@ -824,6 +855,9 @@ class BoundedMechanism:
             return Pure(mpmath.inf, _exact(lower), f"certified upper bound: infinite ({how})",
                         where, "log likelihood ratio at the lowest output")
         up, low = _exact(upper), _exact(lower)
+        if concave is not None and concave < up:
+            up = concave
+            how += "; upper bound exact by the concavity of log Z"
         return Pure(up, low, bracket_kind(low, up, how), where,
                     "log likelihood ratio at the lowest output, edge search")
 
@@ -901,6 +935,29 @@ class BoundedMechanism:
                 extra = extra.upper().min((arb_of(self.step) * slope).upper())
         return (flint.arb(pure.p) / pure.q + extra).upper()
 
+    def _concavity_pure(self) -> Fraction | None:
+        """An exact upper bound of the truncated pure ε on the line: the log ratio at c0 of
+        the pair (s, s + m) is the additive one (at most the additive pure ε at the shift
+        m, exact in SymPy) plus log Z(s + m) - log Z(s), and log Z is concave (Z is
+        log-concave: :meth:`_least_normaliser`), so that difference is at most
+        m (log Z)'(s) <= m (log Z)'(c0) (:meth:`_Family.exact_log_normaliser_slope_at_c0`;
+        the mirrored law's too).  None unless every term is a rational.  It resolves a
+        sensitivity far below the width, where the ball bracket straddles a rounding
+        boundary: Liu's truncated Laplace at Δ = 1e-1000 has pure ε just below 2.0e-1000."""
+        if self.bounding != "truncated" or self.law.is_lattice:
+            return None
+        additive = rational(self.additive.pure_epsilon())
+        if additive is None:
+            return None
+        worst = Fraction(0)
+        for fam in self._families(flint.arb(1)):
+            slope = fam.exact_log_normaliser_slope_at_c0()
+            value = None if slope is None else rational(slope)
+            if value is None:
+                return None
+            worst = max(worst, value)
+        return additive + self.step * worst
+
     def _clamped_pure(self) -> Pure | None:
         """Clamping is post-processing of the additive mechanism s + Z, so the pure ε is at
         most that mechanism's at the shift ``step`` (exact, SymPy); it is exactly that when
@@ -937,17 +994,17 @@ class BoundedMechanism:
                     "log likelihood ratio at the lowest output")
 
     def epsilon(self, delta: Fraction, rtol: Fraction = Fraction(1, 10**14)) -> Epsilon:
-        """ε(δ): the pure ε for δ = 0, else bisection on the certified δ(ε)
-        (:func:`dpcheck.laws.additive.epsilon_by_bisection`)."""
-        from dpcheck.laws.additive import epsilon_by_bisection
+        """ε(δ): the pure ε for δ = 0, else certified decisions on δ(ε)
+        (:func:`dpcheck.laws.additive.epsilon_by_narrowing`)."""
+        from dpcheck.laws.additive import epsilon_by_narrowing
 
         if not 0 <= delta < 1:
             raise InputError(f"delta {short(delta)}: expected 0 <= delta < 1")
         if delta == 0:
             pure = self.pure_epsilon()
             return Epsilon(delta, pure.upper_value, pure.lower_value, pure.kind, None)
-        return epsilon_by_bisection(self.delta, delta, f"{self.bounding} {self.law.name}", rtol,
-                                    lambda e: self.decide(e, delta))
+        return epsilon_by_narrowing(self.delta, delta, f"{self.bounding} {self.law.name}", rtol,
+                                    lambda e: self.judge(e, delta))
 
     def _post_processing_cap(self, eps: Fraction) -> flint.arb | None:
         """Clamping is post-processing of the additive mechanism s + Z, so its δ(ε) is at

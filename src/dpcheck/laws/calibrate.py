@@ -17,6 +17,7 @@ BoundedMechanism`), with every decision taken on a certified bracket:
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
@@ -26,6 +27,7 @@ import sympy as sp
 
 from dpcheck.errors import InputError
 from dpcheck.inputs.numbers import short
+from dpcheck.laws.narrowing import log_gap, narrow
 from dpcheck.numeric.profile import DIGITS, _le, _round_up
 
 #: bisection stops at this relative width of the scale bracket
@@ -93,20 +95,28 @@ def _pure_bracket(mech: Certified) -> tuple[Any, Any]:
 def satisfies(mech: Certified, eps: Fraction, delta: Fraction) -> bool | None:
     """Whether the mechanism is (ε, δ)-DP: True/False when the certified bracket decides
     it, None when the target lies inside the bracket."""
+    return judge(mech, eps, delta)[0]
+
+
+def judge(mech: Certified, eps: Fraction, delta: Fraction) -> tuple[bool | None, float]:
+    """:func:`satisfies`, and an estimate of log(δ(ε)/δ) (δ = 0: of log(pure ε/ε)) that
+    guides the bisection (:mod:`dpcheck.laws.narrowing`; NaN without one)."""
     if delta == 0:
         upper, lower = _pure_bracket(mech)
         if upper is sp.oo:
-            return False
+            return False, math.nan
+        gap = log_gap(lower if lower > 0 else upper, eps)
         if _le(upper, eps):
-            return True
-        return False if not _le(lower, eps) else None
-    decide = getattr(mech, "decide", None)
-    if decide is not None:  # the edge search stopped as soon as it decides
-        return decide(eps, delta)
+            return True, gap
+        return (False if not _le(lower, eps) else None), gap
+    own = getattr(mech, "judge", None)
+    if own is not None:  # the edge search stopped as soon as it decides
+        return own(eps, delta)  # type: ignore[no-any-return]
     prof = mech.delta(eps)
+    gap = log_gap(prof.lower if prof.lower > 0 else prof.upper, delta)
     if _le(prof.upper, delta):
-        return True
-    return False if not _le(prof.lower, delta) else None
+        return True, gap
+    return (False if not _le(prof.lower, delta) else None), gap
 
 
 def calibrate(
@@ -153,14 +163,15 @@ def calibrate(
                 hi = mid
             else:
                 lo = mid
-    while hi - lo > RTOL * hi:
-        mid = Fraction(float((lo + hi) / 2))  # short dyadics keep the laws' balls cheap
-        if not lo < mid < hi:
-            mid = (lo + hi) / 2
-        if ok(mid):
-            hi = mid
-        else:
-            lo = mid
+    def probe(scale: Fraction) -> tuple[bool, float]:
+        nonlocal count
+        count += 1
+        if progress is not None:
+            progress(count)
+        got, gap = judge(at_scale(scale), eps, delta)
+        return got is True, gap
+
+    lo, hi, _ = narrow(lo, hi, RTOL, probe)  # regula falsi on the estimates, else bisection
     # the smallest printed decimal shown to satisfy the target: lo's rounding up when it is
     # (the bracket straddles a rounding boundary), else hi's (which is >= hi: it does
     # when privacy improves with the scale; else the unrounded hi, shown to, is printed)
