@@ -108,3 +108,35 @@ def test_the_named_folded_laplace_is_this_engine() -> None:
     nb = P.neighbours("folded-laplace", 1, 0, 5, 2)
     assert isinstance(P.mechanism_of(nb), FoldedMechanism)
     assert folded_privacy.FoldedMechanism is FoldedMechanism
+
+
+@pytest.mark.parametrize("base, scale, c1, shift", [
+    ("laplace", F(1, 10), 1, F(1, 2)),
+    ("laplace", F(2), 5, F(1)),
+    ("gaussian", F(1), 3, F(1)),
+])
+def test_the_pure_epsilon_lower_value_is_attained(base, scale, c1, shift) -> None:
+    """The printed lower value of the pure ε is the log probability ratio of the printed
+    pair and half-line event: recomputed by quadrature of the folded density over the
+    event, it is at least the printed (rounded-down) value; it was 0 before (issue 35)."""
+    law = registry.get(base)
+    pure = FoldedMechanism(law, {law.scale: scale}, F(0), F(c1), shift).pure_epsilon()
+    d = pure.as_dict()
+    lower = F(d["pure epsilon lower"])
+    assert 0 < lower and (pure.upper_value == mpmath.inf or lower <= pure.upper_value)
+    where = d["attained at"]
+    a, b = F(where["s"]), F(where["s'"])
+    side, t = where["event"].split()[1:]
+    t = F(t)
+    with mpmath.workdps(30):
+        def mass(s):  # type: ignore[no-untyped-def]
+            sm = mpmath.mpf(s.numerator) / s.denominator
+            ends = [0, t] if side == "<=" else [t, c1]
+            ends = [mpmath.mpf(x.numerator) / x.denominator if isinstance(x, F) else x
+                    for x in ends]
+            return mpmath.quad(lambda y: _density(base, y, sm, scale, 0, c1), ends)
+
+        ratio = mpmath.log(mass(a) / mass(b))
+    assert ratio >= mpmath.mpf(lower.numerator) / lower.denominator * (1 - mpmath.mpf(10) ** -20)
+    if base == "laplace" and scale == F(1, 10):
+        assert lower > F(49, 10)  # the additive bound 5 is nearly attained at c0

@@ -187,6 +187,7 @@ def epsilon_by_narrowing(
     without them).  ``decide(ε)`` ((δ(ε) <= δ? True, False or None), estimate of
     log(δ(ε)/δ)), when given, takes each decision without closing δ(ε)'s bracket;
     ``delta_of`` then gives the printed worst pair at the upper value."""
+
     def judge(e: Fraction) -> tuple[bool | None, float]:
         if decide is not None:
             return decide(e)

@@ -22,6 +22,7 @@ whose additive mechanism the law engine certifies (log-concave, closed-form CDF)
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cached_property
@@ -59,6 +60,18 @@ FLOATS = 200_000
 EPSILON_STEPS = 40
 DPS = 40
 
+ATTAINED_RATIO = "the lower value is the log probability ratio of a half-line event on a" \
+    " grid of the edge, in ball arithmetic"
+
+
+def _log_ratio(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """log x/y where both are positive, -inf elsewhere (the pure ε's search score)."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        out = np.log(x) - np.log(y)
+    out[~((x > 0) & (y > 0) & np.isfinite(out))] = -np.inf
+    return out
+
+
 UPPER = "upper bound by post-processing (folding is a function of the additive mechanism's"
 ATTAINED = "the lower value is attained by a half-line event on a grid of the edge (the" \
     " folded likelihood ratio is not proved monotone)"
@@ -94,13 +107,34 @@ class FoldedMechanism:
 
     # -- pure epsilon ---------------------------------------------------------------
     def pure_epsilon(self) -> Pure:
+        """The additive mechanism's pure ε as the certified upper value; the lower value is
+        the largest log P_s(E)/P_s'(E) found over half-line events on the grid of the edge
+        (every event's log ratio is at most the pure ε), in ball arithmetic, rounded down."""
+        return self._pure
+
+    @cached_property
+    def _pure(self) -> Pure:
         value = self.additive.pure_epsilon()
         upper = mpmath.inf if value is sp.oo else rational(value)
         if upper is None:
             raise InputError(f"the pure epsilon {value} is not rational")
-        return Pure(upper, Fraction(0),
-                    f"upper bound (post-processing of the additive {self.law.name} mechanism)",
-                    {}, "data-processing inequality")
+        lower, where = Fraction(0), {}
+        _, a, b, t = self._search(_log_ratio)
+        if t is not None:
+            with precision(DPS):
+                fa, fb = self._cdf(a)(t), self._cdf(b)(t)
+                pa, pb = (fa, fb) if a < b else (1 - fa, 1 - fb)
+                if pa > 0 and pb > 0:
+                    ratio = (pa / pb).log()
+                    if ratio.lower() > 0:
+                        lower = Fraction(str(_round_down(to_mpf(ratio.lower()))))
+                        where = {"s": short(a), "s'": short(b),
+                                 "event": f"Y {'<=' if a < b else '>='} {_num(t)}"}
+        lower = min(lower, upper) if upper != mpmath.inf else lower
+        return Pure(upper, lower,
+                    f"upper bound (post-processing of the additive {self.law.name} mechanism);"
+                    f" {ATTAINED_RATIO}", where,
+                    "data-processing inequality; half-line events on a grid of the edge")
 
     # -- delta(epsilon) -------------------------------------------------------------
     def delta(self, eps: Fraction) -> Profile:
@@ -125,7 +159,8 @@ class FoldedMechanism:
         """The largest attained H_ε: (value rounded down, s, s', event).  A float64 search
         over the grid (:meth:`_search`) picks the pair and event; the value printed is that
         event's H_ε in ball arithmetic from the certified folded CDF, rounded down."""
-        _, a, b, t = self._search(float(eps))
+        e = math.exp(float(eps))
+        _, a, b, t = self._search(lambda x, y: x - e * y)
         lower = mpmath.mpf(0)
         if t is not None:
             with precision(DPS):
@@ -138,12 +173,13 @@ class FoldedMechanism:
             return mpmath.mpf(0), self.c0, self.c0 + self.step, "empty event"
         return lower, a, b, f"Y {'<=' if a < b else '>='} {_num(t)}"
 
-    def _search(self, eps: float) -> tuple[float, Fraction, Fraction, Fraction | None]:
-        """(H, s, s', t) of the largest float64 H_ε over half-line events: a grid of the
-        edge, then :data:`REFINE` finer grids around the best point (a guide only: the
-        value printed is recomputed in ball arithmetic)."""
+    def _search(self, score: Callable[[np.ndarray, np.ndarray], np.ndarray]
+                ) -> tuple[float, Fraction, Fraction, Fraction | None]:
+        """(score, s, s', t) of the largest float64 score(P_s(E), P_s'(E)) over half-line
+        events E (H_ε: x - e^ε y; the pure ε: log x/y): a grid of the edge, then
+        :data:`REFINE` finer grids around the best point (a guide only: the value printed
+        is recomputed in ball arithmetic)."""
         d = self.step
-        e = math.exp(eps)
         # a wide law folds over many images: fewer thresholds keep each pass's arrays small
         points = max(32, min(THRESHOLDS, FLOATS // (2 * self._images + 1)))
         best: tuple[float, Fraction, Fraction, Fraction | None] = (0.0, self.c0, self.c0, None)
@@ -156,7 +192,7 @@ class FoldedMechanism:
             grid = np.array([float(t) for t in ts])
             for a in inputs:
                 fa, fb = self._float_cdf(a, grid), self._float_cdf(a + d, grid)
-                for h, pair in ((fa - e * fb, (a, a + d)), ((1 - fb) - e * (1 - fa), (a + d, a))):
+                for h, pair in ((score(fa, fb), (a, a + d)), (score(1 - fb, 1 - fa), (a + d, a))):
                     j = int(np.argmax(h))
                     if h[j] > best[0]:
                         best = (float(h[j]), *pair, ts[j])
@@ -214,7 +250,8 @@ class FoldedMechanism:
         lo, top = Fraction(0), hi
         for _ in range(EPSILON_STEPS):  # the float64 guide, then confirmed below
             mid = Fraction(float((lo + top) / 2))
-            if self._search(float(mid))[0] > float(delta):
+            e = math.exp(float(mid))
+            if self._search(lambda x, y, e=e: x - e * y)[0] > float(delta):
                 lo = mid
             else:
                 top = mid
