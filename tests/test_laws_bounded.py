@@ -127,3 +127,55 @@ def test_bad_boundings_are_one_line_errors(args, message):
     with pytest.raises(InputError, match=message) as err:
         Bounded(registry.get(base), values, bounding, s, c0, c1)
     assert "\n" not in str(err.value)
+
+
+@pytest.mark.parametrize("bounding, base, law, scale", [
+    ("truncated", "laplace", "laplace", "lam"),
+    ("clamped", "laplace", "laplace", "lam"),
+    ("folded", "laplace", "laplace", "lam"),
+    ("truncated", "gaussian", "gaussian", "sigma"),
+    ("clamped", "gaussian", "gaussian", "sigma"),
+    ("truncated", "geometric", "discrete-laplace", "scale"),
+    ("clamped", "geometric", "discrete-laplace", "scale"),
+])
+@pytest.mark.parametrize("p", ["0.001", "0.3", "1/2", "0.97"])
+def test_the_bounded_quantile_matches_the_mechanism_algebra(bounding, base, law, scale, p) -> None:
+    """The law engine's quantile of a bounded law (bisection on the certified output CDF)
+    against the algebra's (Newton's method on its derived CDF and density,
+    :func:`dpcheck.numeric.mechanism_mp.quantile_at`): two routes that share no code."""
+    from dpcheck.laws.quantities import evaluate_bounded
+
+    where = {"s": "1", "c0": "-2", "c1": "4"}
+    ball, _ = evaluate_bounded(bounding, registry.get(law), "quantile",
+                               {**where, scale: "3/2", "p": p}, 30)
+    old = mechanism_mp.evaluate(f"{bounding}-{base}.quantile",
+                                {**where, scale: "3/2", "p": p}, dps=30)
+    with precision(40):
+        new = to_mpf(ball.ball.mid())
+    assert abs(new - old) <= mpmath.mpf(10) ** -25 * max(1, abs(old)), (new, old)
+
+
+def test_a_clamped_quantile_inside_the_atom_is_c0() -> None:
+    from dpcheck.laws.quantities import evaluate_bounded
+
+    ball, _ = evaluate_bounded("clamped", registry.get("gaussian"), "quantile",
+                               {"s": "0", "c0": "-1/10", "c1": "3", "sigma": "1", "p": "0.4"}, 20)
+    assert ball.how == "the atom at c0 holds p"
+    with mpmath.workdps(60):
+        assert abs(to_mpf(ball.ball.mid()) + mpmath.mpf(1) / 10) < mpmath.mpf(10) ** -40
+    with pytest.raises(InputError, match="0 < p < 1"):
+        evaluate_bounded("clamped", registry.get("gaussian"), "quantile",
+                         {"s": "0", "c0": "-1", "c1": "3", "sigma": "1", "p": "1"}, 20)
+
+
+def test_the_readme_quantile_of_a_truncated_discrete_gaussian(capsys) -> None:
+    """The README's command, against direct enumeration of the truncated pmf."""
+    assert main(["eval", "truncated-discrete-gaussian.quantile", "s=0", "c0=-3", "c1=5",
+                 "sigma=2", "p=0.3"]) == 0
+    printed = capsys.readouterr().out.strip()
+    with mpmath.workdps(30):
+        ks = range(-3, 6)
+        w = [mpmath.exp(-mpmath.mpf(k) ** 2 / 8) for k in ks]
+        total = sum(w)
+        first = next(k for i, k in enumerate(ks) if sum(w[: i + 1]) / total >= mpmath.mpf(3) / 10)
+    assert mpmath.mpf(printed) == first == -1
