@@ -189,13 +189,7 @@ def epsilon_by_narrowing(
     ``delta_of`` then gives the printed worst pair at the upper value."""
 
     def judge(e: Fraction) -> tuple[bool | None, float]:
-        if decide is not None:
-            return decide(e)
-        prof = delta_of(e)
-        gap = log_gap(prof.lower if prof.lower > 0 else prof.upper, delta)
-        if _le(prof.upper, delta):
-            return True, gap
-        return (False if not _le(prof.lower, delta) else None), gap
+        return decide(e) if decide is not None else judge_profile(delta_of(e), delta)
 
     if judge(Fraction(0))[0] is True:
         return Epsilon(delta, Fraction(0), Fraction(0), "exact (delta(0) <= delta)",
@@ -212,6 +206,16 @@ def epsilon_by_narrowing(
     lo, hi, _ = narrow(lo, hi, rtol, judge, g_lo, g_hi)
     kind = bracket_kind(lo, hi, "certified decisions on delta(epsilon), regula falsi or bisection")
     return Epsilon(delta, hi, lo, kind, delta_of(hi))
+
+
+def judge_profile(prof: Profile, delta: Fraction) -> tuple[bool | None, float]:
+    """δ(ε) <= δ from a certified profile (True: its upper bound is, False: its attained
+    lower value is not, None: δ lies in the bracket), with the estimate log(δ(ε)/δ) that
+    guides :mod:`dpcheck.laws.narrowing`."""
+    gap = log_gap(prof.lower if prof.lower > 0 else prof.upper, delta)
+    if _le(prof.upper, delta):
+        return True, gap
+    return (False if not _le(prof.lower, delta) else None), gap
 
 
 def _show(y: Fraction, law: NoiseLaw) -> str:

@@ -112,11 +112,9 @@ def judge(mech: Certified, eps: Fraction, delta: Fraction) -> tuple[bool | None,
     own = getattr(mech, "judge", None)
     if own is not None:  # the edge search stopped as soon as it decides
         return own(eps, delta)  # type: ignore[no-any-return]
-    prof = mech.delta(eps)
-    gap = log_gap(prof.lower if prof.lower > 0 else prof.upper, delta)
-    if _le(prof.upper, delta):
-        return True, gap
-    return (False if not _le(prof.lower, delta) else None), gap
+    from dpcheck.laws.additive import judge_profile
+
+    return judge_profile(mech.delta(eps), delta)
 
 
 def calibrate(

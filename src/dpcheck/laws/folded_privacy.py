@@ -72,6 +72,11 @@ def _log_ratio(x: np.ndarray, y: np.ndarray) -> np.ndarray:
     return out
 
 
+def _event(a: Fraction, b: Fraction, t: Fraction) -> str:
+    """The printed half-line event of the pair (a, b): below t when a < b, else above."""
+    return f"Y {'<=' if a < b else '>='} {_num(t)}"
+
+
 UPPER = "upper bound by post-processing (folding is a function of the additive mechanism's"
 ATTAINED = "the lower value is attained by a half-line event on a grid of the edge (the" \
     " folded likelihood ratio is not proved monotone)"
@@ -122,14 +127,12 @@ class FoldedMechanism:
         _, a, b, t = self._search(_log_ratio)
         if t is not None:
             with precision(DPS):
-                fa, fb = self._cdf(a)(t), self._cdf(b)(t)
-                pa, pb = (fa, fb) if a < b else (1 - fa, 1 - fb)
+                pa, pb = self._event_masses(a, b, t)
                 if pa > 0 and pb > 0:
                     ratio = (pa / pb).log()
                     if ratio.lower() > 0:
                         lower = Fraction(str(_round_down(to_mpf(ratio.lower()))))
-                        where = {"s": short(a), "s'": short(b),
-                                 "event": f"Y {'<=' if a < b else '>='} {_num(t)}"}
+                        where = {"s": short(a), "s'": short(b), "event": _event(a, b, t)}
         lower = min(lower, upper) if upper != mpmath.inf else lower
         return Pure(upper, lower,
                     f"upper bound (post-processing of the additive {self.law.name} mechanism);"
@@ -165,13 +168,19 @@ class FoldedMechanism:
         if t is not None:
             with precision(DPS):
                 e = (flint.arb(eps.numerator) / eps.denominator).exp()
-                fa, fb = self._cdf(a)(t), self._cdf(b)(t)
-                h = fa - e * fb if a < b else (1 - fa) - e * (1 - fb)
+                pa, pb = self._event_masses(a, b, t)
+                h = pa - e * pb
                 if h.lower() > 0:
                     lower = mpmath.mpf(_round_down(to_mpf(h.lower())))
         if not lower > 0:
             return mpmath.mpf(0), self.c0, self.c0 + self.step, "empty event"
-        return lower, a, b, f"Y {'<=' if a < b else '>='} {_num(t)}"
+        return lower, a, b, _event(a, b, t)
+
+    def _event_masses(self, a: Fraction, b: Fraction, t: Fraction) -> tuple:
+        """(P_a(E), P_b(E)) in ball arithmetic for the half-line event of the search's
+        pair (a, b): {Y <= t} when a < b, else {Y >= t} (:func:`_event`)."""
+        fa, fb = self._cdf(a)(t), self._cdf(b)(t)
+        return (fa, fb) if a < b else (1 - fa, 1 - fb)
 
     def _search(self, score: Callable[[np.ndarray, np.ndarray], np.ndarray]
                 ) -> tuple[float, Fraction, Fraction, Fraction | None]:
